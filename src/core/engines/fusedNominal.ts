@@ -1,0 +1,118 @@
+import { btilde } from '../model/btilde';
+import type { Cells } from '../model/cells';
+import type { NominalFlags, NominalLayout } from '../model/types';
+
+/**
+ * Cross-entropy of the nominal family (LLM-NRM eq. 6–13 and its reductions)
+ * and its analytic gradient, in one pass over the observed cells.
+ * Values are read from float32 targets and accumulated in float64.
+ */
+export function nominalCE(
+  nat: Float64Array,
+  grad: Float64Array | null,
+  L: NominalLayout,
+  flags: NominalFlags,
+  cells: Cells,
+): number {
+  const { I, Kmax } = L;
+  const { nOptions, key, cellJ, cellI, target } = cells;
+  const w0 = nat[L.w0];
+  const kappa = nat[L.kappa];
+  const scratch = new Float64Array(Kmax);
+  // b̃ per item: needed by the gate only.
+  const bt = new Float64Array(I);
+  if (flags.fallback) {
+    for (let i = 0; i < I; i++) {
+      bt[i] = btildeAt(nat, L, i, nOptions[i], key[i], scratch);
+    }
+  }
+  const gbt = grad && flags.fallback ? new Float64Array(I) : null;
+  if (grad) grad.fill(0);
+  const z = new Float64Array(Kmax);
+  const u = new Float64Array(Kmax);
+  const v = new Float64Array(Kmax);
+  let ce = 0;
+  for (let q = 0; q < cells.n; q++) {
+    const j = cellJ[q];
+    const i = cellI[q];
+    const K = nOptions[i];
+    const theta = nat[L.theta + j];
+    const s = flags.sharpness ? nat[L.s + j] : 1;
+    const ai = L.a + i * Kmax;
+    const ci = L.c + i * Kmax;
+    const dj = L.delta + j * Kmax;
+    const rj = L.rho + j * Kmax;
+    let G = 0;
+    if (flags.fallback) G = 1 / (1 + Math.exp(-(w0 - kappa * (theta - bt[i]))));
+    let m = -Infinity;
+    for (let k = 0; k < K; k++) {
+      v[k] = nat[ai + k] * theta + nat[ci + k] + (flags.position ? nat[dj + k] : 0);
+      u[k] = s * v[k];
+      z[k] = flags.fallback ? (1 - G) * u[k] + G * nat[rj + k] : u[k];
+      if (z[k] > m) m = z[k];
+    }
+    let sum = 0;
+    for (let k = 0; k < K; k++) sum += Math.exp(z[k] - m);
+    const lse = m + Math.log(sum);
+    const t0 = q * Kmax;
+    let tsum = 0;
+    for (let k = 0; k < K; k++) {
+      const t = target[t0 + k];
+      tsum += t;
+      ce += t * (lse - z[k]);
+    }
+    if (!grad) continue;
+    let gG = 0;
+    let gs = 0;
+    let gtheta = 0;
+    for (let k = 0; k < K; k++) {
+      const e = tsum * Math.exp(z[k] - lse) - target[t0 + k];
+      const gu = flags.fallback ? e * (1 - G) : e;
+      if (flags.fallback) {
+        gG += e * (nat[rj + k] - u[k]);
+        grad[rj + k] += e * G;
+      }
+      gs += gu * v[k];
+      const gv = gu * s;
+      grad[ai + k] += gv * theta;
+      grad[ci + k] += gv;
+      if (flags.position) grad[dj + k] += gv;
+      gtheta += gv * nat[ai + k];
+    }
+    if (flags.fallback) {
+      const gt = gG * G * (1 - G);
+      grad[L.w0] += gt;
+      grad[L.kappa] -= gt * (theta - bt[i]);
+      gtheta -= gt * kappa;
+      gbt![i] += gt * kappa;
+    }
+    if (flags.sharpness) grad[L.s + j] += gs;
+    grad[L.theta + j] += gtheta;
+  }
+  if (grad && gbt) {
+    for (let i = 0; i < I; i++) {
+      if (gbt[i] === 0) continue;
+      const off = i * Kmax;
+      btilde(nat.subarray(L.a), nat.subarray(L.c), off, nOptions[i], key[i], scratch, {
+        gb: gbt[i],
+        ga: grad,
+        gc: grad,
+        gaOff: L.a + off,
+        gcOff: L.c + off,
+      });
+    }
+  }
+  return ce;
+}
+
+/** b̃ of item i read from a natural parameter vector. */
+export function btildeAt(
+  nat: Float64Array,
+  L: NominalLayout,
+  i: number,
+  K: number,
+  g: number,
+  scratch: Float64Array,
+): number {
+  return btilde(nat.subarray(L.a), nat.subarray(L.c), i * L.Kmax, K, g, scratch);
+}

@@ -1,0 +1,34 @@
+import type { Cells } from '../model/cells';
+import type { BinaryLayout, BinaryModel, NominalFlags, NominalLayout } from '../model/types';
+
+/** Engines a user can pick. `auto` resolves to one of the others. */
+export type EngineName = 'fused' | 'tfjs-webgpu' | 'tfjs-webgl' | 'tfjs-wasm' | 'tfjs-cpu';
+export type EngineChoice = EngineName | 'auto';
+export const ENGINE_CHOICES: readonly EngineChoice[] = [
+  'auto',
+  'fused',
+  'tfjs-webgpu',
+  'tfjs-webgl',
+  'tfjs-wasm',
+  'tfjs-cpu',
+];
+
+/** What an engine is asked to evaluate: the data and which model family. */
+export type Problem =
+  | { kind: 'nominal'; flags: NominalFlags; layout: NominalLayout; cells: Cells }
+  | { kind: 'binary'; model: BinaryModel; layout: BinaryLayout; cells: Cells };
+
+/**
+ * A fitting engine computes the cross-entropy term of the objective,
+ *   CE = −Σ_cells Σ_k target_k · log p_k   (nominal)
+ *   CE = −Σ_cells [y log P + (1 − y) log(1 − P)]   (binary),
+ * and its gradient with respect to the natural parameters (layouts in
+ * model/types.ts). Priors, penalties and reparameterisations are not its job.
+ */
+export interface Engine {
+  readonly name: EngineName;
+  /** CE at `nat`; when `grad` is given it is overwritten with ∂CE/∂nat. */
+  evaluate(nat: Float64Array, grad: Float64Array | null): Promise<number>;
+  /** Frees buffers and tensors. The engine is unusable afterwards. */
+  dispose(): void;
+}

@@ -1,0 +1,51 @@
+import { btilde } from './btilde';
+import { sigmoid } from './math';
+import type { NominalFlags, NominalLayout } from './types';
+
+/**
+ * LLM-NRM response distribution p_ji (eq. 13) for LLM j on item i, written
+ * into out[0..K). `bt` is b̃_i (from `btilde`), needed only with the fallback.
+ * Returns the gate G_ji.
+ */
+export function nominalProbs(
+  nat: Float64Array,
+  L: NominalLayout,
+  flags: NominalFlags,
+  j: number,
+  i: number,
+  K: number,
+  bt: number,
+  out: Float64Array,
+  thetaOverride?: number,
+): number {
+  const theta = thetaOverride ?? nat[L.theta + j];
+  const s = flags.sharpness ? nat[L.s + j] : 1;
+  const G = flags.fallback ? sigmoid(nat[L.w0] - nat[L.kappa] * (theta - bt)) : 0;
+  let m = -Infinity;
+  for (let k = 0; k < K; k++) {
+    const v =
+      nat[L.a + i * L.Kmax + k] * theta +
+      nat[L.c + i * L.Kmax + k] +
+      (flags.position ? nat[L.delta + j * L.Kmax + k] : 0);
+    const z = (1 - G) * s * v + (flags.fallback ? G * nat[L.rho + j * L.Kmax + k] : 0);
+    out[k] = z;
+    if (z > m) m = z;
+  }
+  let sum = 0;
+  for (let k = 0; k < K; k++) {
+    out[k] = Math.exp(out[k] - m);
+    sum += out[k];
+  }
+  for (let k = 0; k < K; k++) out[k] /= sum;
+  return G;
+}
+
+/** b̃ for every item of a natural parameter vector. */
+export function allBtilde(nat: Float64Array, L: NominalLayout, nOptions: Uint8Array, key: Uint8Array): Float64Array {
+  const out = new Float64Array(L.I);
+  const w = new Float64Array(L.Kmax);
+  const a = nat.subarray(L.a);
+  const c = nat.subarray(L.c);
+  for (let i = 0; i < L.I; i++) out[i] = btilde(a, c, i * L.Kmax, nOptions[i], key[i], w);
+  return out;
+}

@@ -1,0 +1,282 @@
+import type { BinaryLayout, BinaryModel, NominalFlags, NominalLayout } from './types';
+import { sigmoid, softplus } from './math';
+
+/**
+ * How the objective is posed.
+ * - `paper`: exactly eq. 15, L = CE + ½Σθ². It has no minimum (a → λa, θ → θ/λ
+ *   keeps CE and shrinks the prior), so it is only meaningful early-stopped, as
+ *   the paper's Adam-2500 is.
+ * - `default` (well-posed): θ is reparameterised to mean 0 and unit variance over
+ *   the calibration LLMs (θ = (r − mean r)/sd r), which pins the scale that the
+ *   likelihood leaves free, for every model type. Weak priors remove the
+ *   remaining flat directions: log s_j ~ N(0, 1) (the s ↔ (a, c, δ) scale),
+ *   δ_jk ~ N(0, 2²) (the δ ↔ c shift), ρ_jk ~ N(0, 3²), and for 3PL/4PL
+ *   logit g ~ N(−2, 2²), logit u ~ N(2, 2²). 1PL gets a shared free slope.
+ */
+export type Mode = 'paper' | 'default';
+
+export const PRIOR_SD = { logS: 1, delta: 2, rho: 3, logitG: 2, logitU: 2 } as const;
+export const PRIOR_MEAN = { logitG: -2, logitU: 2 } as const;
+
+/** Maps the optimiser's free vector to natural parameters and back. */
+export interface Parameterisation {
+  /** Length of the free vector. */
+  size: number;
+  /** Length of the natural vector the engines read. */
+  natSize: number;
+  toNatural(free: Float64Array, nat: Float64Array): void;
+  /**
+   * Adds the θ prior (½Σθ²) and the mode's penalty at `nat`, and pulls the
+   * gradient back: `gNat` holds ∂CE/∂nat on entry (it is modified), `gFree` is
+   * overwritten with ∂(CE + prior + penalty)/∂free.
+   */
+  pullback(free: Float64Array, nat: Float64Array, gNat: Float64Array, gFree: Float64Array | null): {
+    prior: number;
+    penalty: number;
+  };
+}
+
+/** θ from its free block: identity (paper) or standardised (default). */
+function thetaForward(free: Float64Array, off: number, J: number, mode: Mode, out: Float64Array, outOff: number) {
+  if (mode === 'paper' || J < 2) {
+    for (let j = 0; j < J; j++) out[outOff + j] = free[off + j];
+    return;
+  }
+  let m = 0;
+  for (let j = 0; j < J; j++) m += free[off + j];
+  m /= J;
+  let v = 0;
+  for (let j = 0; j < J; j++) v += (free[off + j] - m) ** 2;
+  const sd = Math.sqrt(v / J) || 1;
+  for (let j = 0; j < J; j++) out[outOff + j] = (free[off + j] - m) / sd;
+}
+
+/** Adds the prior's gradient to gθ and pulls it back through thetaForward. */
+function thetaBackward(
+  free: Float64Array,
+  off: number,
+  J: number,
+  mode: Mode,
+  nat: Float64Array,
+  natOff: number,
+  gNat: Float64Array,
+  gFree: Float64Array | null,
+): number {
+  let prior = 0;
+  for (let j = 0; j < J; j++) {
+    const t = nat[natOff + j];
+    prior += 0.5 * t * t;
+    gNat[natOff + j] += t;
+  }
+  if (!gFree) return prior;
+  if (mode === 'paper' || J < 2) {
+    for (let j = 0; j < J; j++) gFree[off + j] = gNat[natOff + j];
+    return prior;
+  }
+  let m = 0;
+  for (let j = 0; j < J; j++) m += free[off + j];
+  m /= J;
+  let v = 0;
+  for (let j = 0; j < J; j++) v += (free[off + j] - m) ** 2;
+  const sd = Math.sqrt(v / J) || 1;
+  let gm = 0;
+  let gt = 0;
+  for (let j = 0; j < J; j++) {
+    gm += gNat[natOff + j];
+    gt += gNat[natOff + j] * nat[natOff + j];
+  }
+  gm /= J;
+  gt /= J;
+  for (let j = 0; j < J; j++) gFree[off + j] = (gNat[natOff + j] - gm - nat[natOff + j] * gt) / sd;
+  return prior;
+}
+
+/** Centre x[off..off+n) into out (x − mean). */
+function centre(x: Float64Array, off: number, n: number, out: Float64Array, outOff: number) {
+  let m = 0;
+  for (let k = 0; k < n; k++) m += x[off + k];
+  m /= n;
+  for (let k = 0; k < n; k++) out[outOff + k] = x[off + k] - m;
+}
+
+/** Free-vector offsets of the nominal family. Absent blocks have length 0. */
+export interface NominalFreeLayout {
+  theta: number;
+  sBar: number;
+  delta: number;
+  rho: number;
+  a: number;
+  c: number;
+  w0: number;
+  kappaBar: number;
+  size: number;
+}
+
+export function nominalFreeLayout(L: NominalLayout, f: NominalFlags): NominalFreeLayout {
+  const { J, I, Kmax } = L;
+  const theta = 0;
+  const sBar = theta + J;
+  const delta = sBar + (f.sharpness ? J : 0);
+  const rho = delta + (f.position ? J * Kmax : 0);
+  const a = rho + (f.fallback ? J * Kmax : 0);
+  const c = a + I * Kmax;
+  const w0 = c + I * Kmax;
+  const kappaBar = w0 + (f.fallback ? 1 : 0);
+  return { theta, sBar, delta, rho, a, c, w0, kappaBar, size: kappaBar + (f.fallback ? 1 : 0) };
+}
+
+/** The nominal family's parameterisation (centring, softplus, θ standardising). */
+export function nominalParameterisation(
+  L: NominalLayout,
+  f: NominalFlags,
+  nOptions: Uint8Array,
+  mode: Mode,
+): Parameterisation & { free: NominalFreeLayout } {
+  const F = nominalFreeLayout(L, f);
+  const { J, I, Kmax } = L;
+  return {
+    free: F,
+    size: F.size,
+    natSize: L.size,
+    toNatural(x, nat) {
+      nat.fill(0);
+      thetaForward(x, F.theta, J, mode, nat, L.theta);
+      for (let j = 0; j < J; j++) {
+        nat[L.s + j] = f.sharpness ? softplus(x[F.sBar + j]) : 1;
+        if (f.position) centre(x, F.delta + j * Kmax, Kmax, nat, L.delta + j * Kmax);
+        if (f.fallback) centre(x, F.rho + j * Kmax, Kmax, nat, L.rho + j * Kmax);
+      }
+      for (let i = 0; i < I; i++) {
+        centre(x, F.a + i * Kmax, nOptions[i], nat, L.a + i * Kmax);
+        centre(x, F.c + i * Kmax, nOptions[i], nat, L.c + i * Kmax);
+      }
+      if (f.fallback) {
+        nat[L.w0] = x[F.w0];
+        nat[L.kappa] = softplus(x[F.kappaBar]);
+      }
+    },
+    pullback(x, nat, g, gx) {
+      let penalty = 0;
+      if (mode === 'default') {
+        for (let j = 0; j < J; j++) {
+          if (f.sharpness) {
+            const ls = Math.log(nat[L.s + j]);
+            penalty += (0.5 * ls * ls) / PRIOR_SD.logS ** 2;
+            g[L.s + j] += ls / nat[L.s + j] / PRIOR_SD.logS ** 2;
+          }
+          for (let k = 0; k < Kmax; k++) {
+            if (f.position) {
+              const d = nat[L.delta + j * Kmax + k];
+              penalty += (0.5 * d * d) / PRIOR_SD.delta ** 2;
+              g[L.delta + j * Kmax + k] += d / PRIOR_SD.delta ** 2;
+            }
+            if (f.fallback) {
+              const r = nat[L.rho + j * Kmax + k];
+              penalty += (0.5 * r * r) / PRIOR_SD.rho ** 2;
+              g[L.rho + j * Kmax + k] += r / PRIOR_SD.rho ** 2;
+            }
+          }
+        }
+      }
+      const prior = thetaBackward(x, F.theta, J, mode, nat, L.theta, g, gx);
+      if (!gx) return { prior, penalty };
+      for (let j = 0; j < J; j++) {
+        if (f.sharpness) gx[F.sBar + j] = g[L.s + j] * sigmoid(x[F.sBar + j]);
+        if (f.position) centre(g, L.delta + j * Kmax, Kmax, gx, F.delta + j * Kmax);
+        if (f.fallback) centre(g, L.rho + j * Kmax, Kmax, gx, F.rho + j * Kmax);
+      }
+      for (let i = 0; i < I; i++) {
+        const K = nOptions[i];
+        centre(g, L.a + i * Kmax, K, gx, F.a + i * Kmax);
+        centre(g, L.c + i * Kmax, K, gx, F.c + i * Kmax);
+        for (let k = K; k < Kmax; k++) {
+          gx[F.a + i * Kmax + k] = 0;
+          gx[F.c + i * Kmax + k] = 0;
+        }
+      }
+      if (f.fallback) {
+        gx[F.w0] = g[L.w0];
+        gx[F.kappaBar] = g[L.kappa] * sigmoid(x[F.kappaBar]);
+      }
+      return { prior, penalty };
+    },
+  };
+}
+
+/** Free-vector offsets of the binary family. */
+export interface BinaryFreeLayout {
+  theta: number;
+  a: number;
+  nA: number;
+  d: number;
+  gBar: number;
+  uBar: number;
+  size: number;
+}
+
+export function binaryFreeLayout(L: BinaryLayout, model: BinaryModel, mode: Mode): BinaryFreeLayout {
+  const { J, I } = L;
+  const nA = model === '1pl' ? (mode === 'paper' ? 0 : 1) : I;
+  const a = J;
+  const d = a + nA;
+  const gBar = d + I;
+  const uBar = gBar + (model === '3pl' || model === '4pl' ? I : 0);
+  const size = uBar + (model === '4pl' ? I : 0);
+  return { theta: 0, a, nA, d, gBar, uBar, size };
+}
+
+/** The binary family's parameterisation. 1PL in paper mode fixes a = 1. */
+export function binaryParameterisation(
+  L: BinaryLayout,
+  model: BinaryModel,
+  mode: Mode,
+): Parameterisation & { free: BinaryFreeLayout } {
+  const F = binaryFreeLayout(L, model, mode);
+  const { J, I } = L;
+  const useG = model === '3pl' || model === '4pl';
+  const useU = model === '4pl';
+  return {
+    free: F,
+    size: F.size,
+    natSize: L.size,
+    toNatural(x, nat) {
+      thetaForward(x, F.theta, J, mode, nat, L.theta);
+      for (let i = 0; i < I; i++) {
+        nat[L.a + i] = F.nA === I ? x[F.a + i] : F.nA === 1 ? x[F.a] : 1;
+        nat[L.d + i] = x[F.d + i];
+        nat[L.g + i] = useG ? sigmoid(x[F.gBar + i]) : 0;
+        nat[L.u + i] = useU ? sigmoid(x[F.uBar + i]) : 1;
+      }
+    },
+    pullback(x, nat, g, gx) {
+      let penalty = 0;
+      if (mode === 'default') {
+        for (let i = 0; i < I; i++) {
+          if (useG) penalty += (0.5 * (x[F.gBar + i] - PRIOR_MEAN.logitG) ** 2) / PRIOR_SD.logitG ** 2;
+          if (useU) penalty += (0.5 * (x[F.uBar + i] - PRIOR_MEAN.logitU) ** 2) / PRIOR_SD.logitU ** 2;
+        }
+      }
+      const prior = thetaBackward(x, F.theta, J, mode, nat, L.theta, g, gx);
+      if (!gx) return { prior, penalty };
+      if (F.nA === 1) {
+        // The engine wrote the shared slope's gradient into a[0] only.
+        gx[F.a] = g[L.a];
+      }
+      for (let i = 0; i < I; i++) {
+        if (F.nA === I) gx[F.a + i] = g[L.a + i];
+        gx[F.d + i] = g[L.d + i];
+        if (useG) {
+          const gi = nat[L.g + i];
+          gx[F.gBar + i] = g[L.g + i] * gi * (1 - gi);
+          if (mode === 'default') gx[F.gBar + i] += (x[F.gBar + i] - PRIOR_MEAN.logitG) / PRIOR_SD.logitG ** 2;
+        }
+        if (useU) {
+          const ui = nat[L.u + i];
+          gx[F.uBar + i] = g[L.u + i] * ui * (1 - ui);
+          if (mode === 'default') gx[F.uBar + i] += (x[F.uBar + i] - PRIOR_MEAN.logitU) / PRIOR_SD.logitU ** 2;
+        }
+      }
+      return { prior, penalty };
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import type { Dataset } from '../data/types';
+import { allBtilde, nominalProbs } from './nominal';
+import { createRng, type Rng } from './rng';
+import { nominalFlags, nominalLayout, type NominalLayout, type NominalModel } from './types';
+
+/** A realistic mix of option counts, mean ≈ 5.85 (the paper's bank has 5.82). */
+export const OPTION_COUNT_MIX: Readonly<Record<number, number>> = {
+  2: 0.04, 3: 0.05, 4: 0.46, 5: 0.1, 6: 0.02, 7: 0.02, 8: 0.02, 9: 0.02, 10: 0.27,
+};
+
+export interface SimulateOptions {
+  J: number;
+  I: number;
+  seed?: number;
+  model?: NominalModel;
+  /** Fixed K for every item, or the realistic mix when omitted. */
+  K?: number;
+  /** Share of (LLM, item) cells left missing. */
+  missing?: number;
+  /** Dirichlet concentration of observation noise around the model's p; 0 = exact p. */
+  concentration?: number;
+}
+
+export interface Simulated {
+  data: Dataset;
+  /** True natural parameters (layout nominalLayout(J, I, Kmax)). */
+  truth: Float64Array;
+  layout: NominalLayout;
+}
+
+function drawK(rng: Rng): number {
+  let u = rng.next();
+  for (const [k, w] of Object.entries(OPTION_COUNT_MIX)) {
+    u -= w;
+    if (u < 0) return Number(k);
+  }
+  return 4;
+}
+
+/**
+ * Simulate LLM option distributions from the LLM-NRM with known parameters:
+ * θ ~ N(0,1); key a ~ N(1.2, 0.4²), distractor a ~ N(−0.3, 0.6²) (then centred);
+ * c ~ N(0, 1²); s ~ logN(0, 0.3²); δ ~ N(0, 0.4²); ρ ~ N(0, 1); w0 = −2, κ = 1.
+ */
+export function simulateNominal(opts: SimulateOptions): Simulated {
+  const rng = createRng(opts.seed ?? 1);
+  const { J, I } = opts;
+  const flags = nominalFlags(opts.model ?? 'llmnrm');
+  const nOptions = new Uint8Array(I);
+  const key = new Uint8Array(I);
+  for (let i = 0; i < I; i++) {
+    nOptions[i] = opts.K ?? drawK(rng);
+    key[i] = rng.int(nOptions[i]);
+  }
+  const Kmax = Math.max(...nOptions);
+  const L = nominalLayout(J, I, Kmax);
+  const nat = new Float64Array(L.size);
+  const centreBlock = (off: number, n: number) => {
+    let m = 0;
+    for (let k = 0; k < n; k++) m += nat[off + k];
+    for (let k = 0; k < n; k++) nat[off + k] -= m / n;
+  };
+  for (let j = 0; j < J; j++) {
+    nat[L.theta + j] = rng.normal();
+    nat[L.s + j] = flags.sharpness ? Math.exp(0.3 * rng.normal()) : 1;
+    for (let k = 0; k < Kmax; k++) {
+      if (flags.position) nat[L.delta + j * Kmax + k] = 0.4 * rng.normal();
+      if (flags.fallback) nat[L.rho + j * Kmax + k] = rng.normal();
+    }
+    centreBlock(L.delta + j * Kmax, Kmax);
+    centreBlock(L.rho + j * Kmax, Kmax);
+  }
+  for (let i = 0; i < I; i++) {
+    for (let k = 0; k < nOptions[i]; k++) {
+      nat[L.a + i * Kmax + k] = k === key[i] ? 1.2 + 0.4 * rng.normal() : -0.3 + 0.6 * rng.normal();
+      nat[L.c + i * Kmax + k] = rng.normal();
+    }
+    centreBlock(L.a + i * Kmax, nOptions[i]);
+    centreBlock(L.c + i * Kmax, nOptions[i]);
+  }
+  if (flags.fallback) {
+    nat[L.w0] = -2;
+    nat[L.kappa] = 1;
+  }
+  const bt = allBtilde(nat, L, nOptions, key);
+  const obs = new Float32Array(J * I * Kmax);
+  const observed = new Uint8Array(J * I);
+  const p = new Float64Array(Kmax);
+  const conc = opts.concentration ?? 0;
+  for (let j = 0; j < J; j++) {
+    for (let i = 0; i < I; i++) {
+      if ((opts.missing ?? 0) > 0 && rng.next() < opts.missing!) continue;
+      observed[j * I + i] = 1;
+      const K = nOptions[i];
+      nominalProbs(nat, L, flags, j, i, K, bt[i], p);
+      if (conc > 0) {
+        let sum = 0;
+        for (let k = 0; k < K; k++) {
+          p[k] = rng.gamma(Math.max(conc * p[k], 1e-3));
+          sum += p[k];
+        }
+        for (let k = 0; k < K; k++) p[k] /= sum;
+      }
+      for (let k = 0; k < K; k++) obs[(j * I + i) * Kmax + k] = p[k];
+    }
+  }
+  const data: Dataset = {
+    J,
+    I,
+    Kmax,
+    llmIds: Array.from({ length: J }, (_, j) => `llm-${j}`),
+    itemIds: Array.from({ length: I }, (_, i) => `item-${i}`),
+    benchmarks: Array.from({ length: I }, (_, i) => `bench-${i % 3}`),
+    nOptions,
+    key,
+    obs,
+    observed,
+    leakage: new Float32Array(J * I),
+    sources: [{ file: 'simulated', format: 'wide', valueKind: 'prob', valueKindReason: 'simulated', rows: J * I }],
+    warnings: [],
+  };
+  return { data, truth: nat, layout: L };
+}
