@@ -1,0 +1,118 @@
+import { select, type Axis, type AxisDomain, type Selection } from 'd3';
+import type { ChartOptions } from './types';
+
+export const SVG_NS = 'http://www.w3.org/2000/svg';
+export const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+export const FONT_SIZE = 11;
+export const MUTED = '#666';
+
+export type Svg = Selection<SVGSVGElement, unknown, null, undefined>;
+export type G = Selection<SVGGElement, unknown, null, undefined>;
+// Any selection we can append children to.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Parent = Selection<any, any, any, any>;
+
+export interface Margin {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
+export interface Frame {
+  svg: Svg;
+  /** Plot area, translated by the margins. */
+  plot: G;
+  width: number;
+  height: number;
+  innerWidth: number;
+  innerHeight: number;
+  margin: Margin;
+}
+
+export interface FrameDefaults {
+  width: number;
+  height: number;
+  title: string;
+  margin?: Partial<Margin>;
+}
+
+// Scoped by class because a <style> inside inline SVG applies to the whole page.
+const STYLE = [
+  '.nrm-chart .llm-row { cursor: pointer; }',
+  '.nrm-chart .llm-row:focus { outline: none; }',
+  '.nrm-chart .llm-row:hover .hit, .nrm-chart .llm-row:focus .hit { fill-opacity: 0.08; }',
+  '.nrm-chart .llm-row:focus .hit { stroke: #1f77b4; stroke-width: 1.5; }',
+].join('\n');
+
+/**
+ * Creates a detached, self-styled `<svg>` with role, label, `<title>` and a
+ * margin-translated plot group. All styling lives in attributes or the inline
+ * `<style>`, so the node exports as-is.
+ */
+export function createFrame(opts: ChartOptions, defaults: FrameDefaults): Frame {
+  const doc = opts.document ?? globalThis.document;
+  const width = opts.width ?? defaults.width;
+  const height = opts.height ?? defaults.height;
+  const margin = { top: 20, right: 20, bottom: 36, left: 48, ...defaults.margin };
+  const title = opts.title ?? defaults.title;
+  const svg = select(doc.createElementNS(SVG_NS, 'svg') as SVGSVGElement)
+    .attr('class', 'nrm-chart')
+    .attr('width', width)
+    .attr('height', height)
+    .attr('viewBox', `0 0 ${width} ${height}`)
+    .attr('role', 'img')
+    .attr('aria-label', title)
+    .attr('font-family', FONT)
+    .attr('font-size', FONT_SIZE)
+    .style('max-width', '100%')
+    .style('height', 'auto');
+  svg.append('title').text(title);
+  svg.append('style').text(STYLE);
+  const plot = svg.append('g').attr('transform', `translate(${margin.left},${margin.top})`);
+  return {
+    svg,
+    plot,
+    width,
+    height,
+    margin,
+    innerWidth: Math.max(1, width - margin.left - margin.right),
+    innerHeight: Math.max(1, height - margin.top - margin.bottom),
+  };
+}
+
+/** Draws an axis and replaces d3's default font with ours. */
+export function drawAxis<D extends AxisDomain>(
+  parent: Parent,
+  axis: Axis<D>,
+  transform?: string,
+): G {
+  const g: G = parent.append('g');
+  if (transform) g.attr('transform', transform);
+  g.call(axis).attr('font-family', FONT).attr('font-size', FONT_SIZE);
+  return g;
+}
+
+/** Axis title text; `rotate` for a vertical (y) axis. */
+export function axisLabel(parent: Parent, text: string, x: number, y: number, rotate = false) {
+  const t = parent
+    .append('text')
+    .attr('class', 'axis-label')
+    .attr('fill', 'currentColor')
+    .attr('text-anchor', 'middle')
+    .attr('x', rotate ? -y : x)
+    .attr('y', rotate ? x : y)
+    .text(text);
+  if (rotate) t.attr('transform', 'rotate(-90)');
+  return t;
+}
+
+/** Shortens long user-supplied labels; the full text stays available in `<title>`. */
+export function truncate(text: string, max = 24): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** Fixed-decimal number with a true minus sign. */
+export function fmt(x: number, digits = 2): string {
+  return Number.isFinite(x) ? x.toFixed(digits).replace('-', '−') : '—';
+}
