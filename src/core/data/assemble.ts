@@ -1,0 +1,171 @@
+/**
+ * Turns a builder's blocks into a Dataset: scatter raw values into the dense
+ * layout, normalise each cell by its file's value kind, and aggregate warnings.
+ */
+import type { CellBlock, ScatterTarget } from './block.ts';
+import type { DatasetBuilder } from './builder.ts';
+import { normaliseCell, type CellResult } from './values.ts';
+import { DataError, type Dataset, type LoadWarning } from './types.ts';
+
+/** Per-block statistics gathered while normalising. */
+class BlockStats {
+  cells = 0;
+  missingOptions = 0;
+  missingCells = 0;
+  missingLine = Infinity;
+  renormalised = 0;
+  renormLine = Infinity;
+  minMass = Infinity;
+  maxMass = -Infinity;
+  leakSum = 0;
+  leakN = 0;
+  leakMax = -Infinity;
+  leaky = 0;
+  leakLine = Infinity;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
+
+/**
+ * Builds the Dataset. Throws DataError on duplicate cells or rows and on cells
+ * with no mass; missing options and renormalisation become warnings.
+ */
+export function assembleDataset(b: DatasetBuilder): Dataset {
+  if (b.blocks.length === 0)
+    throw new DataError(
+      'no data files: only items files were given',
+      b.sources[0]?.file ?? '(input)',
+      undefined,
+      undefined,
+      'at least one wide, long or harness file',
+    );
+  const J = b.llmIds.length;
+  const I = b.itemIds.length;
+  const nOptions = Uint8Array.from(b.itemN);
+  const key = Uint8Array.from(b.itemKey);
+  let Kmax = 2;
+  for (let i = 0; i < I; i++) Kmax = Math.max(Kmax, nOptions[i]);
+  const t: ScatterTarget = {
+    I,
+    Kmax,
+    nOptions,
+    llmIds: b.llmIds,
+    itemIds: b.itemIds,
+    obs: new Float32Array(J * I * Kmax),
+    owner: new Uint16Array(J * I),
+    ownerLine: new Int32Array(J * I),
+    seen: b.blocks.some((bl) => bl.format === 'long') ? new Uint16Array(J * I) : null,
+    fileOf: (id) => b.blocks[id - 1].file,
+  };
+  b.blocks.forEach((bl, n) => bl.scatter(t, n + 1));
+
+  const observed = new Uint8Array(J * I);
+  const leakage = new Float32Array(J * I).fill(NaN);
+  const stats = b.blocks.map(() => new BlockStats());
+  const res: CellResult = { mass: 0, missing: 0, ok: true };
+  for (let c = 0; c < J * I; c++) {
+    const id = t.owner[c];
+    if (id === 0) continue;
+    const bl = b.blocks[id - 1];
+    const st = stats[id - 1];
+    const line = t.ownerLine[c];
+    normaliseCell(t.obs, c * Kmax, nOptions[c % I], bl.kind, res);
+    if (!res.ok)
+      throw new DataError(
+        `cell (model '${b.llmIds[Math.floor(c / I)]}', item '${b.itemIds[c % I]}') has zero total mass`,
+        bl.file,
+        line,
+        bl.valueColumn,
+        'at least one option with positive probability',
+      );
+    observed[c] = 1;
+    st.cells++;
+    if (res.missing > 0) {
+      st.missingOptions += res.missing;
+      st.missingCells++;
+      st.missingLine = Math.min(st.missingLine, line);
+    }
+    if (!bl.leakageKnown) continue;
+    const leak = 1 - res.mass;
+    leakage[c] = leak;
+    st.leakSum += leak;
+    st.leakN++;
+    st.leakMax = Math.max(st.leakMax, leak);
+    if (leak > 0.01) {
+      st.leaky++;
+      st.leakLine = Math.min(st.leakLine, line);
+    }
+    if (Math.abs(leak) > 0.01) {
+      st.renormalised++;
+      st.renormLine = Math.min(st.renormLine, line);
+      st.minMass = Math.min(st.minMass, res.mass);
+      st.maxMass = Math.max(st.maxMass, res.mass);
+    }
+  }
+
+  const warnings = b.warnings();
+  b.blocks.forEach((bl, n) => warnings.push(...blockWarnings(bl, stats[n])));
+  const present = new Set(b.itemIds);
+  const unused = [...b.items.keys()].filter((id) => !present.has(id));
+  if (unused.length > 0)
+    warnings.push({
+      file: b.items.get(unused[0])!.at.file,
+      line: b.items.get(unused[0])!.at.line,
+      code: 'other',
+      count: unused.length,
+      message: `${unused.length} items in the items file have no data and were left out (first: '${unused[0]}')`,
+    });
+  const hasText = b.itemText.some((x) => x !== null);
+  return {
+    J,
+    I,
+    Kmax,
+    llmIds: b.llmIds.slice(),
+    itemIds: b.itemIds.slice(),
+    benchmarks: b.itemBench.slice(),
+    nOptions,
+    key,
+    obs: t.obs,
+    observed,
+    leakage,
+    ...(hasText ? { itemTexts: b.itemText.slice() } : {}),
+    sources: b.sources.slice(),
+    warnings,
+  };
+}
+
+function blockWarnings(bl: CellBlock, st: BlockStats): LoadWarning[] {
+  const out: LoadWarning[] = [];
+  const file = bl.file;
+  if (st.missingOptions > 0)
+    out.push({
+      file,
+      line: st.missingLine,
+      code: 'zero-mass-option',
+      count: st.missingOptions,
+      message:
+        `${st.missingOptions} option values missing in ${st.missingCells} cells were given zero ` +
+        'mass (e.g. options absent from a top-k log-probability list)',
+    });
+  if (st.renormalised > 0)
+    out.push({
+      file,
+      line: st.renormLine,
+      code: 'renormalised',
+      count: st.renormalised,
+      message:
+        `${st.renormalised} of ${st.cells} cells were renormalised by more than 1% ` +
+        `(raw option mass from ${pct(st.minMass)} to ${pct(st.maxMass)})`,
+    });
+  if (st.leaky > 0)
+    out.push({
+      file,
+      line: st.leakLine,
+      code: 'leakage',
+      count: st.leaky,
+      message:
+        `mass outside the options: mean ${pct(st.leakSum / st.leakN)}, max ${pct(st.leakMax)}, ` +
+        `${st.leaky} of ${st.leakN} cells above 1%`,
+    });
+  return out;
+}

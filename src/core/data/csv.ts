@@ -1,0 +1,182 @@
+/**
+ * Incremental CSV reading: string chunks go in, rows with their 1-based file line
+ * numbers come out. Chunks are cut at the last newline outside quotes, and each
+ * complete piece goes through `Papa.parse` in step mode, so the text is never held
+ * twice and quoted fields may span chunks and lines.
+ */
+import Papa from 'papaparse';
+import { DataError } from './types.ts';
+
+/** Progress and cancellation, shared by every incremental parser. */
+export interface StreamOptions {
+  /** Called after each chunk with bytes consumed so far and data rows read. */
+  onProgress?: (bytes: number, rows: number) => void;
+  /** Aborting makes the next `push` or `finish` throw the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** The incremental interface every format parser exposes. */
+export interface ChunkParser {
+  /** Feeds the next piece of text; `bytes` is its size for progress (default: its length). */
+  push(chunk: string, bytes?: number): void;
+  /** Ends the input, runs whole-file checks and hands the result to the builder. */
+  finish(): void;
+  /** Data rows read so far. */
+  readonly rows: number;
+}
+
+/** A parsed header: column name to index, plus the raw line for delimiter hints. */
+export interface CsvHeader {
+  names: string[];
+  index: Map<string, number>;
+  raw: string;
+}
+
+type RowFn = (fields: string[], line: number) => void;
+
+/** Feeds rows of one CSV file to a callback, tracking line numbers and progress. */
+export class CsvChunkReader implements ChunkParser {
+  rows = 0;
+  private carry = '';
+  private inQuote = false;
+  private line = 1;
+  private bytes = 0;
+  private started = false;
+  private newline: '\n' | '\r\n' | undefined;
+  private header: CsvHeader | null = null;
+
+  constructor(
+    private readonly file: string,
+    private readonly onHeader: (h: CsvHeader) => void,
+    private readonly onRow: RowFn,
+    private readonly opts: StreamOptions = {},
+  ) {}
+
+  push(chunk: string, bytes = chunk.length): void {
+    this.opts.signal?.throwIfAborted();
+    if (!this.started) {
+      if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
+      if (chunk.length > 0) this.started = true;
+    }
+    const text = this.carry + chunk;
+    const cut = this.lastRowEnd(text, this.carry.length);
+    if (cut < 0) this.carry = text;
+    else {
+      this.carry = text.slice(cut + 1);
+      this.parsePiece(text.slice(0, cut + 1));
+    }
+    this.bytes += bytes;
+    this.opts.onProgress?.(this.bytes, this.rows);
+  }
+
+  finish(): void {
+    this.opts.signal?.throwIfAborted();
+    if (this.carry.length > 0) this.parsePiece(this.carry);
+    this.carry = '';
+    if (!this.header) throw new DataError('the file is empty', this.file);
+    if (this.rows === 0)
+      throw new DataError('the file has a header but no data rows', this.file, 2);
+  }
+
+  /** Index of the last newline outside quotes at or after `from`, or -1; updates quote state. */
+  private lastRowEnd(text: string, from: number): number {
+    let pos = from;
+    let q = this.inQuote;
+    let cut = -1;
+    for (;;) {
+      if (q) {
+        const close = text.indexOf('"', pos);
+        if (close < 0) break;
+        q = false;
+        pos = close + 1;
+      } else {
+        const open = text.indexOf('"', pos);
+        const end = open < 0 ? text.length : open;
+        const nl = text.lastIndexOf('\n', end - 1);
+        if (nl >= pos) cut = nl;
+        if (open < 0) break;
+        q = true;
+        pos = open + 1;
+      }
+    }
+    this.inQuote = q;
+    return cut;
+  }
+
+  private parsePiece(piece: string): void {
+    if (!this.newline) {
+      const nl = piece.indexOf('\n');
+      if (nl > 0) this.newline = piece[nl - 1] === '\r' ? '\r\n' : '\n';
+    }
+    let prev = 0;
+    let line = this.line;
+    Papa.parse<string[]>(piece, {
+      delimiter: ',',
+      newline: this.newline,
+      step: (res) => {
+        const rowLine = line;
+        const end = res.meta.cursor;
+        for (let p = piece.indexOf('\n', prev); p >= 0 && p < end; p = piece.indexOf('\n', p + 1))
+          line++;
+        prev = end;
+        const fields = res.data;
+        if (res.errors.length > 0)
+          throw new DataError(`malformed CSV: ${res.errors[0].message}`, this.file, rowLine);
+        if (fields.length === 1 && fields[0].trim() === '') return;
+        this.row(fields, rowLine);
+      },
+    });
+    for (let p = piece.indexOf('\n', prev); p >= 0; p = piece.indexOf('\n', p + 1)) line++;
+    this.line = line;
+  }
+
+  private row(fields: string[], line: number): void {
+    if (!this.header) {
+      const names = fields.map((f) => f.trim());
+      const index = new Map<string, number>();
+      names.forEach((n, i) => {
+        if (n === '') return;
+        if (index.has(n))
+          throw new DataError(`duplicate column '${n}' in the header`, this.file, line, n);
+        index.set(n, i);
+      });
+      this.header = { names, index, raw: fields.join(',') };
+      this.onHeader(this.header);
+      return;
+    }
+    if (fields.length !== this.header.names.length)
+      throw new DataError(
+        `row has ${fields.length} fields but the header has ${this.header.names.length}`,
+        this.file,
+        line,
+        undefined,
+        `${this.header.names.length} comma-separated fields`,
+      );
+    this.rows++;
+    this.onRow(fields, line);
+  }
+}
+
+/**
+ * Index of a required column; throws a DataError naming it. When the header looks
+ * semicolon- or tab-delimited, says so instead.
+ */
+export function requireColumn(file: string, h: CsvHeader, name: string, expected: string): number {
+  const i = h.index.get(name);
+  if (i !== undefined) return i;
+  checkDelimiter(file, h.raw);
+  throw new DataError(`missing required column '${name}'`, file, 1, name, expected);
+}
+
+/** Throws when a header line is separated by ';' or tabs rather than commas. */
+export function checkDelimiter(file: string, raw: string): void {
+  const delim = raw.includes('\t') ? 'tab' : raw.includes(';') ? 'semicolon' : null;
+  if (delim)
+    throw new DataError(
+      `the header looks ${delim}-delimited; save the file as comma-separated CSV`,
+      file,
+      1,
+      undefined,
+      'comma-separated columns',
+    );
+}

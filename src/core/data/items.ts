@@ -1,0 +1,91 @@
+/**
+ * Items CSV: `item,key,n_options[,benchmark][,question,option_A..option_J]`.
+ * Supplies keys and option counts for long files, and item texts for any format.
+ */
+import type { DatasetBuilder, ItemsTable } from './builder.ts';
+import { CsvChunkReader, requireColumn, type ChunkParser, type CsvHeader, type StreamOptions } from './csv.ts';
+import { readLabel, readOptionCount } from './values.ts';
+import { DataError, OPTION_LABELS } from './types.ts';
+
+const EXPECTED = 'item,key,n_options[,benchmark][,question,option_A..option_J]';
+
+/**
+ * Creates an incremental parser for an items CSV. `finish()` validates the file
+ * and merges its items into `builder` (so call it before any long file's parser).
+ */
+export function createItemsParser(
+  file: string,
+  builder: DatasetBuilder,
+  opts: StreamOptions = {},
+): ChunkParser {
+  const table: ItemsTable = new Map();
+  let col = { item: 0, key: 0, n: 0, bench: -1, question: -1 };
+  let optionCols: number[] = [];
+  let hasText = false;
+
+  const onHeader = (h: CsvHeader) => {
+    col = {
+      item: requireColumn(file, h, 'item', EXPECTED),
+      key: requireColumn(file, h, 'key', EXPECTED),
+      n: requireColumn(file, h, 'n_options', EXPECTED),
+      bench: h.index.get('benchmark') ?? -1,
+      question: h.index.get('question') ?? -1,
+    };
+    optionCols = OPTION_LABELS.map((l) => h.index.get(`option_${l}`) ?? -1);
+    hasText = col.question >= 0 || optionCols.some((c) => c >= 0);
+    const known = new Set(['item', 'key', 'n_options', 'benchmark', 'question']);
+    OPTION_LABELS.forEach((l) => known.add(`option_${l}`));
+    const extra = h.names.filter((n) => n !== '' && !known.has(n));
+    if (extra.length > 0)
+      builder.warn({
+        file,
+        line: 1,
+        code: 'ignored-column',
+        message: `ignored columns: ${extra.join(', ')}`,
+      });
+  };
+
+  const onRow = (f: string[], line: number) => {
+    const id = f[col.item].trim();
+    if (id === '')
+      throw new DataError('empty item id', file, line, 'item', 'a non-empty item id');
+    const prev = table.get(id);
+    if (prev)
+      throw new DataError(
+        `duplicate item '${id}' (first at line ${prev.at.line})`,
+        file,
+        line,
+        'item',
+        'each item once',
+      );
+    const nOptions = readOptionCount(f[col.n], { file, line, column: 'n_options' });
+    const key = readLabel(f[col.key], nOptions, { file, line, column: 'key' });
+    let text = null;
+    if (hasText) {
+      const options: string[] = [];
+      optionCols.forEach((c, k) => {
+        const s = c >= 0 ? f[c] : '';
+        if (k < nOptions) options.push(s);
+        else if (s.trim() !== '')
+          builder.tally(file, 'ignored-column', 'option-text', line, (n) => {
+            return `${n} option texts beyond their item's n_options were ignored`;
+          });
+      });
+      text = { question: col.question >= 0 ? f[col.question] : '', options };
+    }
+    const benchmark = col.bench >= 0 ? f[col.bench].trim() : '';
+    table.set(id, { key, nOptions, benchmark, text, at: { file, line } });
+  };
+
+  const reader = new CsvChunkReader(file, onHeader, onRow, opts);
+  return {
+    push: (chunk, bytes) => reader.push(chunk, bytes),
+    finish() {
+      reader.finish();
+      builder.addItems(table, { file, format: 'items', rows: reader.rows });
+    },
+    get rows() {
+      return reader.rows;
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/** Helpers shared by this folder's tests (not used by the app). */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { loadDataset, type LoadOptions } from './load.ts';
+import { DataError, type Dataset } from './types.ts';
+
+/** The repository root (three levels above src/core/data). */
+export const repoRoot = path.resolve(fileURLToPath(new URL('../../../', import.meta.url)));
+/** The shared NAEP data, which CI places beside the repository. */
+export const naepDir = path.resolve(repoRoot, '../shared/data/naep');
+/** This folder's fixtures. */
+export const fixturesDir = fileURLToPath(new URL('./fixtures/', import.meta.url));
+
+/** Loads in-memory files given as `{ name: text }`. */
+export function loadTexts(files: Record<string, string>, opts: LoadOptions = {}): Promise<Dataset> {
+  return loadDataset(
+    Object.entries(files).map(([name, text]) => ({ name, text })),
+    opts,
+  );
+}
+
+/** Asserts that `p` rejects with a DataError at the given place. */
+export async function expectDataError(
+  p: Promise<unknown>,
+  want: { file?: string; line?: number; column?: string; message: RegExp },
+): Promise<DataError> {
+  let caught: unknown;
+  try {
+    await p;
+  } catch (e) {
+    caught = e;
+  }
+  expect(caught).toBeInstanceOf(DataError);
+  const e = caught as DataError;
+  expect(e.message).toMatch(want.message);
+  if ('line' in want) expect(e.line).toBe(want.line);
+  if ('column' in want) expect(e.column).toBe(want.column);
+  if (want.file) expect(e.file).toBe(want.file);
+  if (want.line !== undefined) expect(e.message).toContain(`line ${want.line}`);
+  return e;
+}
+
+/** Value of option k of cell (model, item) by ids. */
+export function cell(ds: Dataset, model: string, item: string): number[] {
+  const j = ds.llmIds.indexOf(model);
+  const i = ds.itemIds.indexOf(item);
+  if (j < 0 || i < 0) throw new Error(`no cell ${model} / ${item}`);
+  const off = (j * ds.I + i) * ds.Kmax;
+  return Array.from(ds.obs.subarray(off, off + ds.nOptions[i]));
+}

@@ -1,0 +1,174 @@
+/**
+ * Wide CSV: one row per (model, item) with columns `model,item,key`, option columns
+ * `A`..`J` (optionally `p_A` or `logp_A`), and optional `benchmark`, `n_options`.
+ */
+import { RowBlock } from './block.ts';
+import type { DatasetBuilder } from './builder.ts';
+import { CsvChunkReader, requireColumn, type ChunkParser, type CsvHeader, type StreamOptions } from './csv.ts';
+import { KindDetector } from './kind.ts';
+import { checkDeclared, readLabel, readNumber, readOptionCount } from './values.ts';
+import { DataError, OPTION_LABELS, type ValueKind } from './types.ts';
+
+/** Options for wide and long parsers. */
+export interface ValueOptions extends StreamOptions {
+  /** Forces the value kind instead of reading it from column names or values. */
+  valueKind?: ValueKind;
+}
+
+const EXPECTED = 'model,item,key[,benchmark][,n_options],A,B,... (or p_A.. / logp_A..)';
+const OPTION_COL = /^(p_|logp_)?([A-J])$/;
+
+interface Inferred {
+  count: number;
+  prefix: boolean;
+  line: number;
+}
+
+/**
+ * Creates an incremental parser for a wide CSV. `finish()` settles the value kind
+ * and any option counts inferred from the data, then adds the file to `builder`.
+ */
+export function createWideParser(
+  file: string,
+  builder: DatasetBuilder,
+  opts: ValueOptions = {},
+): ChunkParser {
+  let col = { model: 0, item: 0, key: 0, n: -1, bench: -1 };
+  let optCol: number[] = [];
+  let names: string[] = [];
+  let declared: { kind: ValueKind; reason: string } | null = null;
+  let block = new RowBlock(file, 'wide', 2);
+  let vals = new Float64Array(0);
+  const detector = new KindDetector();
+  const inferred = new Map<number, Inferred>();
+
+  const onHeader = (h: CsvHeader) => {
+    col = {
+      model: requireColumn(file, h, 'model', EXPECTED),
+      item: requireColumn(file, h, 'item', EXPECTED),
+      key: requireColumn(file, h, 'key', EXPECTED),
+      n: h.index.get('n_options') ?? -1,
+      bench: h.index.get('benchmark') ?? -1,
+    };
+    names = h.names;
+    optCol = [];
+    let prefix: string | null = null;
+    const ignored: string[] = [];
+    h.names.forEach((name, c) => {
+      const m = OPTION_COL.exec(name);
+      if (!m) {
+        if (name !== '' && !['model', 'item', 'key', 'n_options', 'benchmark'].includes(name))
+          ignored.push(name);
+        return;
+      }
+      const p = m[1] ?? '';
+      if (prefix !== null && p !== prefix)
+        throw new DataError(
+          `option column '${name}' mixes prefixes with '${prefix}${m[2]}'-style columns`,
+          file,
+          1,
+          name,
+          'one naming for all option columns (A, p_A or logp_A)',
+        );
+      prefix = p;
+      optCol[OPTION_LABELS.indexOf(m[2] as 'A')] = c;
+    });
+    optCol = Array.from(optCol, (c) => c ?? -1);
+    if (optCol.filter((c) => c >= 0).length < 2)
+      throw new DataError('fewer than two option columns', file, 1, undefined, EXPECTED);
+    if (ignored.length > 0)
+      builder.warn({ file, line: 1, code: 'ignored-column', message: `ignored columns: ${ignored.join(', ')}` });
+    if (opts.valueKind) declared = { kind: opts.valueKind, reason: 'override' };
+    else if (prefix === 'p_') declared = { kind: 'prob', reason: 'column prefix p_' };
+    else if (prefix === 'logp_') declared = { kind: 'logprob', reason: 'column prefix logp_' };
+    block = new RowBlock(file, 'wide', optCol.length);
+    const present = optCol.filter((c) => c >= 0);
+    block.valueColumn = `${names[present[0]]}..${names[present[present.length - 1]]}`;
+    vals = new Float64Array(optCol.length);
+  };
+
+  const onRow = (f: string[], line: number) => {
+    const model = f[col.model].trim();
+    const itemId = f[col.item].trim();
+    if (model === '') throw new DataError('empty model name', file, line, 'model', 'a model name');
+    if (itemId === '') throw new DataError('empty item id', file, line, 'item', 'an item id');
+    const i = builder.item(itemId);
+    const j = builder.llm(model);
+    const at = { file, line };
+    if (col.n >= 0) builder.setN(i, readOptionCount(f[col.n], { file, line, column: 'n_options' }), at);
+    if (col.bench >= 0) builder.setBenchmark(i, f[col.bench].trim(), at);
+    const K = builder.itemN[i];
+    builder.setKey(i, readLabel(f[col.key], K, { file, line, column: 'key' }), at);
+    let sum = 0;
+    let count = 0;
+    let hi = -1;
+    for (let k = 0; k < optCol.length; k++) {
+      const c = optCol[k];
+      const v = c < 0 ? NaN : readNumber(f[c], { file, line, column: names[c] });
+      vals[k] = v;
+      if (Number.isNaN(v)) continue;
+      if (K > 0 && k >= K)
+        throw new DataError(
+          `value in column ${names[c]}, but the item has ${K} options`,
+          file,
+          line,
+          names[c],
+          `a blank cell beyond option ${OPTION_LABELS[K - 1]}`,
+        );
+      if (declared) checkDeclared(v, declared.kind, { file, line, column: names[c] });
+      else detector.value(v, line, names[c]);
+      sum += v;
+      count++;
+      hi = k;
+    }
+    if (count === 0)
+      throw new DataError('row has no option values', file, line, block.valueColumn, 'option values');
+    if (!declared) detector.rowSum(sum, line);
+    if (K === 0) {
+      const inf = inferred.get(i);
+      const prefix = hi + 1 === count;
+      if (!inf) inferred.set(i, { count, prefix, line });
+      else if (inf.count !== count || !prefix) inf.prefix = false;
+    }
+    block.add(j, i, line, vals);
+  };
+
+  const reader = new CsvChunkReader(file, onHeader, onRow, opts);
+  return {
+    push: (chunk, bytes) => reader.push(chunk, bytes),
+    finish() {
+      reader.finish();
+      for (const [i, inf] of inferred) {
+        if (builder.itemN[i] !== 0) continue;
+        const K = inf.prefix ? inf.count : optCol.length;
+        if (K < 2)
+          throw new DataError(
+            `cannot infer n_options of item '${builder.itemIds[i]}': only one option has values`,
+            file,
+            inf.line,
+            'n_options',
+            'an n_options column',
+          );
+        builder.setN(i, K, { file, line: inf.line });
+        const key = builder.itemKey[i];
+        if (key >= K)
+          readLabel(OPTION_LABELS[key], K, { file, line: builder.keyWhere(i).line, column: 'key' });
+        builder.tally(file, 'other', 'inferred-n', inf.line, (n) => {
+          return `no n_options column: option counts of ${n} items were inferred from their values`;
+        });
+      }
+      const choice = declared ?? detector.decide(file);
+      block.setKind(choice.kind, choice.reason);
+      builder.addBlock(block, {
+        file,
+        format: 'wide',
+        valueKind: choice.kind,
+        valueKindReason: choice.reason,
+        rows: reader.rows,
+      });
+    },
+    get rows() {
+      return reader.rows;
+    },
+  };
+}
