@@ -1,4 +1,14 @@
-import { createFrame } from './frame';
+import {
+  axisLeft,
+  axisRight,
+  axisTop,
+  interpolateRdBu,
+  max,
+  scaleBand,
+  scaleDiverging,
+  scaleLinear,
+} from 'd3';
+import { createFrame, drawAxis, fmt, labelMargin, truncate } from './frame';
 import type { ChartOptions } from './types';
 
 export interface HeatmapData {
@@ -9,7 +19,91 @@ export interface HeatmapData {
   title: string;
 }
 
-/** TODO: stub; draws an empty frame. */
-export function heatmapChart(_data: HeatmapData, opts: ChartOptions = {}): SVGSVGElement {
-  return createFrame(opts, { width: 640, height: 320, title: 'heatmapChart' }).svg.node()!;
+/** Largest |value| over finite cells (1 when there are none or all are 0), for a symmetric scale. */
+export function symmetricExtent(values: number[][]): number {
+  const m = max(values.flat().filter(Number.isFinite), (v) => Math.abs(v)) ?? 0;
+  return m > 0 ? m : 1;
+}
+
+const CELL = 14;
+const LEGEND_STEPS = 24;
+const MISSING = '#ddd';
+
+/**
+ * Diverging heatmap (RdBu, symmetric around 0) for per-LLM δ and ρ by option
+ * position. The colour legend is drawn as discrete steps rather than a
+ * gradient so the chart needs no document-unique ids.
+ */
+export function heatmapChart(data: HeatmapData, opts: ChartOptions = {}): SVGSVGElement {
+  const margin = { top: 28, right: 72, bottom: 12, left: labelMargin(data.rows) };
+  const f = createFrame(opts, {
+    width: 480,
+    height: margin.top + margin.bottom + Math.max(1, data.rows.length) * CELL,
+    title: data.title,
+    margin,
+  });
+  const m = symmetricExtent(data.values);
+  const color = scaleDiverging(interpolateRdBu).domain([-m, 0, m]);
+  const x = scaleBand<number>()
+    .domain(data.cols.map((_, i) => i))
+    .range([0, f.innerWidth]);
+  const y = scaleBand<number>()
+    .domain(data.rows.map((_, i) => i))
+    .range([0, f.innerHeight]);
+
+  drawAxis(
+    f.plot,
+    axisTop(x)
+      .tickSize(0)
+      .tickPadding(6)
+      .tickFormat((i) => truncate(data.cols[i], 10)),
+  ).call((g) => g.select('.domain').remove());
+  drawAxis(
+    f.plot,
+    axisLeft(y)
+      .tickSize(0)
+      .tickPadding(6)
+      .tickFormat((i) => truncate(data.rows[i])),
+  ).call((g) => g.select('.domain').remove());
+
+  const cells = f.plot.append('g').attr('class', 'cells');
+  data.rows.forEach((row, r) => {
+    data.cols.forEach((col, c) => {
+      const v = data.values[r]?.[c] ?? NaN;
+      cells
+        .append('rect')
+        .attr('class', 'cell')
+        .attr('data-row', row)
+        .attr('data-col', col)
+        .attr('x', x(c)!)
+        .attr('y', y(r)!)
+        .attr('width', x.bandwidth())
+        .attr('height', y.bandwidth())
+        .attr('fill', Number.isFinite(v) ? color(v) : MISSING)
+        .attr('stroke', '#fff')
+        .attr('stroke-width', 0.5)
+        .append('title')
+        .text(`${row} × ${col}: ${Number.isFinite(v) ? fmt(v, 3) : 'missing'}`);
+    });
+  });
+
+  const legendHeight = Math.min(160, Math.max(60, f.innerHeight));
+  const ly = scaleLinear().domain([-m, m]).range([legendHeight, 0]);
+  const legend = f.plot
+    .append('g')
+    .attr('class', 'color-legend')
+    .attr('transform', `translate(${f.innerWidth + 10},0)`);
+  const step = legendHeight / LEGEND_STEPS;
+  for (let i = 0; i < LEGEND_STEPS; i++) {
+    const v = -m + ((i + 0.5) * 2 * m) / LEGEND_STEPS;
+    legend
+      .append('rect')
+      .attr('x', 0)
+      .attr('y', legendHeight - (i + 1) * step)
+      .attr('width', 12)
+      .attr('height', step + 0.5)
+      .attr('fill', color(v));
+  }
+  drawAxis(legend, axisRight(ly).ticks(5, '~g'), 'translate(12,0)');
+  return f.svg.node()!;
 }

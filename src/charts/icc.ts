@@ -1,4 +1,6 @@
-import { createFrame } from './frame';
+import { axisBottom, axisLeft, extent, line, scaleLinear } from 'd3';
+import { axisLabel, createFrame, drawAxis, fmt } from './frame';
+import { codedLabel, drawLegend, optionColor, optionLetter } from './palette';
 import type { ChartOptions } from './types';
 
 export interface IccLlm {
@@ -20,7 +22,93 @@ export interface IccData {
   llms?: IccLlm[];
 }
 
-/** TODO: stub; draws an empty frame. */
-export function iccChart(_data: IccData, opts: ChartOptions = {}): SVGSVGElement {
-  return createFrame(opts, { width: 640, height: 320, title: 'iccChart' }).svg.node()!;
+/** Tooltip text for one LLM's observed distribution, e.g. "gpt: A 0.12, B 0.80 (key)". */
+export function llmProbsTitle(llm: IccLlm, key: number): string {
+  const parts = llm.probs.map((p, k) => `${optionLetter(k)} ${fmt(p)}${k === key ? ' (key)' : ''}`);
+  return `${llm.id} (θ = ${fmt(llm.theta)}): ${parts.join(', ')}`;
+}
+
+/**
+ * Item characteristic curves: one probability trace per option over θ (key
+ * option thicker), each LLM's θ as a rug and its observed option
+ * probabilities as points at (θ_j, p_jk).
+ */
+export function iccChart(data: IccData, opts: ChartOptions = {}): SVGSVGElement {
+  const K = data.labels.length;
+  const f = createFrame(opts, {
+    width: 640,
+    height: 320,
+    title: `Option characteristic curves (${K} options)`,
+    margin: { right: 170 },
+  });
+  const [lo = -4, hi = 4] = extent(data.theta);
+  const x = scaleLinear().domain([lo, hi]).range([0, f.innerWidth]).clamp(true);
+  const y = scaleLinear().domain([0, 1]).range([f.innerHeight, 0]);
+
+  drawAxis(f.plot, axisBottom(x).ticks(8), `translate(0,${f.innerHeight})`);
+  drawAxis(f.plot, axisLeft(y).ticks(5));
+  axisLabel(f.plot, 'Ability θ', f.innerWidth / 2, f.innerHeight + 32);
+  axisLabel(f.plot, 'P(option)', -36, f.innerHeight / 2, true);
+
+  // Draw the key last so it sits on top of the distractors.
+  const order = [...Array(K).keys()].filter((k) => k !== data.key);
+  if (data.key >= 0 && data.key < K) order.push(data.key);
+  const traces = f.plot.append('g').attr('class', 'traces').attr('fill', 'none');
+  for (const k of order) {
+    const path = line<number>()
+      .x((i) => x(data.theta[i]))
+      .y((i) => y(data.traces[i]?.[k] ?? NaN))
+      .defined((i) => Number.isFinite(data.traces[i]?.[k]));
+    traces
+      .append('path')
+      .attr('class', 'trace')
+      .attr('data-option', k)
+      .attr('stroke', optionColor(k))
+      .attr('stroke-width', k === data.key ? 3.5 : 1.75)
+      .attr('d', path(data.theta.map((_, i) => i)))
+      .append('title')
+      .text(codedLabel(data.labels, k, data.key));
+  }
+
+  const llms = (data.llms ?? []).filter((l) => Number.isFinite(l.theta));
+  const rug = f.plot.append('g').attr('class', 'rug').attr('stroke', 'currentColor');
+  const points = f.plot.append('g').attr('class', 'llm-points').attr('fill-opacity', 0.7);
+  for (const llm of llms) {
+    const title = llmProbsTitle(llm, data.key);
+    rug
+      .append('line')
+      .attr('data-llm', llm.id)
+      .attr('x1', x(llm.theta))
+      .attr('x2', x(llm.theta))
+      .attr('y1', f.innerHeight)
+      .attr('y2', f.innerHeight - 6)
+      .attr('stroke-opacity', 0.5)
+      .append('title')
+      .text(`${llm.id}: θ = ${fmt(llm.theta)}`);
+    llm.probs.forEach((p, k) => {
+      if (!Number.isFinite(p)) return;
+      points
+        .append('circle')
+        .attr('data-llm', llm.id)
+        .attr('data-option', k)
+        .attr('cx', x(llm.theta))
+        .attr('cy', y(p))
+        .attr('r', k === data.key ? 3 : 2.5)
+        .attr('fill', optionColor(k))
+        .append('title')
+        .text(title);
+    });
+  }
+
+  drawLegend(
+    f.plot,
+    data.labels.map((_, k) => ({
+      label: codedLabel(data.labels, k, data.key),
+      color: optionColor(k),
+      emphasis: k === data.key,
+    })),
+    f.innerWidth + 16,
+    8,
+  );
+  return f.svg.node()!;
 }

@@ -1,4 +1,5 @@
-import { createFrame } from './frame';
+import { axisBottom, axisLeft, bin, max, scaleLinear } from 'd3';
+import { axisLabel, createFrame, drawAxis, fmt } from './frame';
 import type { ChartOptions } from './types';
 
 export interface InfoDistributionData {
@@ -8,10 +9,58 @@ export interface InfoDistributionData {
   label?: string;
 }
 
-/** TODO: stub; draws an empty frame. */
+export interface InfoBin {
+  x0: number;
+  x1: number;
+  count: number;
+}
+
+/** Bins finite values with d3.bin (≈`thresholds` nice bins; non-finite values are dropped). */
+export function binValues(values: number[], thresholds = 20): InfoBin[] {
+  const finite = values.filter(Number.isFinite);
+  if (finite.length === 0) return [];
+  return bin()
+    .thresholds(thresholds)(finite)
+    .map((b) => ({ x0: b.x0 ?? NaN, x1: b.x1 ?? NaN, count: b.length }));
+}
+
+/** Histogram of per-item mean information. */
 export function infoDistributionChart(
-  _data: InfoDistributionData,
-  opts: ChartOptions = {},
+  data: InfoDistributionData,
+  opts: ChartOptions & { thresholds?: number } = {},
 ): SVGSVGElement {
-  return createFrame(opts, { width: 640, height: 320, title: 'infoDistributionChart' }).svg.node()!;
+  const f = createFrame(opts, {
+    width: 480,
+    height: 260,
+    title: 'Distribution of per-item mean information',
+  });
+  const bins = binValues(data.values, opts.thresholds);
+  const lo = bins[0]?.x0 ?? 0;
+  const hi = bins.at(-1)?.x1 ?? 1;
+  const x = scaleLinear()
+    .domain([lo, hi > lo ? hi : lo + 1])
+    .range([0, f.innerWidth]);
+  const y = scaleLinear()
+    .domain([0, max(bins, (b) => b.count) || 1])
+    .nice()
+    .range([f.innerHeight, 0]);
+
+  drawAxis(f.plot, axisBottom(x).ticks(6), `translate(0,${f.innerHeight})`);
+  drawAxis(f.plot, axisLeft(y).ticks(5));
+  axisLabel(f.plot, data.label ?? 'Mean item information', f.innerWidth / 2, f.innerHeight + 32);
+  axisLabel(f.plot, 'Items', -38, f.innerHeight / 2, true);
+
+  const bars = f.plot.append('g').attr('class', 'bars').attr('fill', '#4e79a7');
+  bins.forEach((b, i) => {
+    bars
+      .append('rect')
+      .attr('data-bin', i)
+      .attr('x', x(b.x0) + 0.5)
+      .attr('y', y(b.count))
+      .attr('width', Math.max(0, x(b.x1) - x(b.x0) - 1))
+      .attr('height', f.innerHeight - y(b.count))
+      .append('title')
+      .text(`${fmt(b.x0, 3)} – ${fmt(b.x1, 3)}: ${b.count} item${b.count === 1 ? '' : 's'}`);
+  });
+  return f.svg.node()!;
 }

@@ -1,4 +1,4 @@
-import { schemeTableau10 } from 'd3';
+import { lab, schemeTableau10 } from 'd3';
 import { type Parent, MUTED, truncate } from './frame';
 
 /** Colour for option k; Tableau 10 is distinguishable under common colour-vision deficiencies. */
@@ -17,6 +17,18 @@ export function optionLabel(labels: string[], k: number, key: number): string {
   return k === key ? `${base} (key)` : base;
 }
 
+/** "B: Saturn" for option texts; just "B" when the label already is the letter. */
+export function codedLabel(labels: string[], k: number, key: number): string {
+  const letter = optionLetter(k);
+  const text = optionLabel(labels, k, key);
+  return labels[k] === undefined || labels[k] === letter ? text : `${letter}: ${text}`;
+}
+
+/** Text colour readable on a filled mark of colour `fill`. */
+export function textOn(fill: string): string {
+  return lab(fill).l > 55 ? '#222' : '#fff';
+}
+
 export interface LegendItem {
   label: string;
   color: string;
@@ -26,20 +38,25 @@ export interface LegendItem {
   shape?: 'line' | 'rect';
 }
 
-/** Vertical legend starting at (x, y); labels are truncated with the full text in `<title>`. */
+/**
+ * Legend starting at (x, y), vertical unless `horizontal`; labels are
+ * truncated with the full text in `<title>`.
+ */
 export function drawLegend(
   parent: Parent,
   items: LegendItem[],
   x: number,
   y: number,
-  maxChars = 22,
+  { maxChars = 22, horizontal = false } = {},
 ) {
+  let offset = 0;
   const g = parent.append('g').attr('class', 'legend').attr('transform', `translate(${x},${y})`);
   items.forEach((item, i) => {
     const row = g
       .append('g')
       .attr('class', 'legend-item')
-      .attr('transform', `translate(0,${i * 16})`);
+      .attr('transform', horizontal ? `translate(${offset},0)` : `translate(0,${i * 16})`);
+    offset += 34 + Math.min(item.label.length, maxChars) * 6.2;
     row.append('title').text(item.label);
     if (item.shape === 'rect') {
       row
