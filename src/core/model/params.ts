@@ -11,11 +11,13 @@ import { sigmoid, softplus } from './math';
  *   likelihood leaves free, for every model type. Weak priors remove the
  *   remaining flat directions: log s_j ~ N(0, 1) (the s ↔ (a, c, δ) scale),
  *   δ_jk ~ N(0, 2²) (the δ ↔ c shift), ρ_jk ~ N(0, 3²), and for 3PL/4PL
- *   logit g ~ N(−2, 2²), logit u ~ N(2, 2²). 1PL gets a shared free slope.
+ *   logit g ~ N(−2, 2²), logit u ~ N(2, 2²). Every item parameter (a, c; slope, d)
+ *   gets a very weak N(0, 5²) so that an item with no variance (all LLMs on one
+ *   option) stays finite instead of drifting. 1PL gets a shared free slope.
  */
 export type Mode = 'paper' | 'default';
 
-export const PRIOR_SD = { logS: 1, delta: 2, rho: 3, logitG: 2, logitU: 2 } as const;
+export const PRIOR_SD = { logS: 1, delta: 2, rho: 3, logitG: 2, logitU: 2, item: 5 } as const;
 export const PRIOR_MEAN = { logitG: -2, logitU: 2 } as const;
 
 /** Maps the optimiser's free vector to natural parameters and back. */
@@ -89,6 +91,17 @@ function thetaBackward(
   gt /= J;
   for (let j = 0; j < J; j++) gFree[off + j] = (gNat[natOff + j] - gm - nat[natOff + j] * gt) / sd;
   return prior;
+}
+
+/** The weak N(0, PRIOR_SD.item²) on natural item parameters nat[from..to); padding is 0. */
+function itemRidge(nat: Float64Array, g: Float64Array, from: number, to: number): number {
+  const w = 1 / PRIOR_SD.item ** 2;
+  let pen = 0;
+  for (let q = from; q < to; q++) {
+    pen += 0.5 * w * nat[q] * nat[q];
+    g[q] += w * nat[q];
+  }
+  return pen;
 }
 
 /** Centre x[off..off+n) into out (x − mean). */
@@ -178,6 +191,7 @@ export function nominalParameterisation(
           }
         }
       }
+      if (mode === 'default') penalty += itemRidge(nat, g, L.a, L.c + I * Kmax);
       const prior = thetaBackward(x, F.theta, J, mode, nat, L.theta, g, gx);
       if (!gx) return { prior, penalty };
       for (let j = 0; j < J; j++) {
@@ -255,6 +269,11 @@ export function binaryParameterisation(
           if (useG) penalty += (0.5 * (x[F.gBar + i] - PRIOR_MEAN.logitG) ** 2) / PRIOR_SD.logitG ** 2;
           if (useU) penalty += (0.5 * (x[F.uBar + i] - PRIOR_MEAN.logitU) ** 2) / PRIOR_SD.logitU ** 2;
         }
+      }
+      if (mode === 'default') {
+        // The shared 1PL slope is stored I times but is one parameter.
+        penalty += F.nA === 1 ? itemRidge(nat, g, L.a, L.a + 1) : itemRidge(nat, g, L.a, L.d + I);
+        if (F.nA === 1) penalty += itemRidge(nat, g, L.d, L.d + I);
       }
       const prior = thetaBackward(x, F.theta, J, mode, nat, L.theta, g, gx);
       if (!gx) return { prior, penalty };

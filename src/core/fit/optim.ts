@@ -1,0 +1,210 @@
+/**
+ * Optimisers over a flat float64 vector. The objective is async because some
+ * engines read results back from a GPU; both optimisers yield to the event loop
+ * now and then so a worker can receive a cancel message mid-fit.
+ */
+
+export type Objective = (x: Float64Array, grad: Float64Array) => Promise<number>;
+
+export interface OptimStep {
+  step: number;
+  passes: number;
+  value: number;
+}
+
+export interface OptimOptions {
+  maxSteps: number;
+  signal?: AbortSignal;
+  onStep?: (s: OptimStep) => void;
+}
+
+export interface OptimResult {
+  x: Float64Array;
+  value: number;
+  steps: number;
+  passes: number;
+  converged: boolean;
+}
+
+/** An Error named AbortError, like fetch's, so callers can tell cancel from failure. */
+export function abortError(): Error {
+  const e = new Error('The fit was cancelled.');
+  e.name = 'AbortError';
+  return e;
+}
+
+let lastYield = 0;
+/** Yield to the event loop at most every ~25 ms of work; throw if aborted. */
+export async function checkpoint(signal?: AbortSignal): Promise<void> {
+  const now = Date.now();
+  if (now - lastYield > 25) {
+    lastYield = now;
+    await new Promise((r) => setTimeout(r, 0));
+  }
+  if (signal?.aborted) throw abortError();
+}
+
+export interface AdamOptions extends OptimOptions {
+  lr: number;
+  beta1: number;
+  beta2: number;
+  eps: number;
+}
+
+/** Full-batch Adam with bias correction (Kingma & Ba), as the paper fits. */
+export async function adam(f: Objective, x0: Float64Array, o: AdamOptions): Promise<OptimResult> {
+  const x = Float64Array.from(x0);
+  const g = new Float64Array(x.length);
+  const m = new Float64Array(x.length);
+  const v = new Float64Array(x.length);
+  let value = NaN;
+  for (let t = 1; t <= o.maxSteps; t++) {
+    value = await f(x, g);
+    if (!Number.isFinite(value)) throw new Error(`Adam: the objective became ${value} at step ${t}.`);
+    const c1 = 1 - o.beta1 ** t;
+    const c2 = 1 - o.beta2 ** t;
+    for (let q = 0; q < x.length; q++) {
+      m[q] = o.beta1 * m[q] + (1 - o.beta1) * g[q];
+      v[q] = o.beta2 * v[q] + (1 - o.beta2) * g[q] * g[q];
+      x[q] -= (o.lr * (m[q] / c1)) / (Math.sqrt(v[q] / c2) + o.eps);
+    }
+    o.onStep?.({ step: t, passes: t, value });
+    await checkpoint(o.signal);
+  }
+  // The reported value is at the final parameters, not one step behind.
+  value = await f(x, g);
+  return { x, value, steps: o.maxSteps, passes: o.maxSteps + 1, converged: false };
+}
+
+export interface LbfgsOptions extends OptimOptions {
+  /** Stop when |Δf| / max(|f|, 1) < tol on 3 consecutive iterations. */
+  tol: number;
+  memory?: number;
+  /**
+   * Diagonal of an initial inverse-Hessian guess (a preconditioner). The
+   * curvature of θ_j, an item's options and the global gate differ by orders of
+   * magnitude (they see n_j, n_i and all cells), which a scalar H0 cannot span.
+   */
+  precond?: Float64Array;
+}
+
+function dot(a: Float64Array, b: Float64Array): number {
+  let s = 0;
+  for (let q = 0; q < a.length; q++) s += a[q] * b[q];
+  return s;
+}
+
+/**
+ * Limited-memory BFGS with a weak-Wolfe bisection line search (Lewis & Overton).
+ * Each function evaluation is one loss+gradient pass over the data.
+ */
+export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Promise<OptimResult> {
+  const n = x0.length;
+  const mem = o.memory ?? 10;
+  const S: Float64Array[] = [];
+  const Y: Float64Array[] = [];
+  const rhos: number[] = [];
+  let x = Float64Array.from(x0);
+  let g = new Float64Array(n);
+  let fx = await f(x, g);
+  let passes = 1;
+  if (!Number.isFinite(fx)) throw new Error(`L-BFGS: the objective is ${fx} at the start.`);
+  const d = new Float64Array(n);
+  const alpha = new Float64Array(mem);
+  let calm = 0;
+  let step = 0;
+  let converged = false;
+  const xn = new Float64Array(n);
+  let gn = new Float64Array(n);
+  while (step < o.maxSteps) {
+    // Two-loop recursion: d = −H g.
+    for (let q = 0; q < n; q++) d[q] = -g[q];
+    for (let k = S.length - 1; k >= 0; k--) {
+      alpha[k] = rhos[k] * dot(S[k], d);
+      for (let q = 0; q < n; q++) d[q] -= alpha[k] * Y[k][q];
+    }
+    const last = S.length - 1;
+    const P = o.precond;
+    let gamma: number;
+    if (last >= 0) {
+      let yhy = 0;
+      for (let q = 0; q < n; q++) yhy += Y[last][q] * Y[last][q] * (P ? P[q] : 1);
+      gamma = dot(S[last], Y[last]) / yhy;
+    } else {
+      let ghg = 0;
+      for (let q = 0; q < n; q++) ghg += g[q] * g[q] * (P ? P[q] : 1);
+      gamma = 1 / Math.max(1, Math.sqrt(ghg));
+    }
+    for (let q = 0; q < n; q++) d[q] *= gamma * (P ? P[q] : 1);
+    for (let k = 0; k < S.length; k++) {
+      const b = rhos[k] * dot(Y[k], d);
+      for (let q = 0; q < n; q++) d[q] += (alpha[k] - b) * S[k][q];
+    }
+    let dg = dot(d, g);
+    if (!(dg < 0)) {
+      // Not a descent direction (round-off): restart from steepest descent.
+      S.length = Y.length = rhos.length = 0;
+      for (let q = 0; q < n; q++) d[q] = -g[q] / Math.max(1, Math.sqrt(dot(g, g)));
+      dg = dot(d, g);
+      if (!(dg < 0)) {
+        converged = true;
+        break;
+      }
+    }
+    // Weak Wolfe line search by bisection/doubling.
+    let lo = 0;
+    let hi = Infinity;
+    let t = 1;
+    let fn = NaN;
+    let accepted = false;
+    for (let ls = 0; ls < 30; ls++) {
+      for (let q = 0; q < n; q++) xn[q] = x[q] + t * d[q];
+      fn = await f(xn, gn);
+      passes++;
+      await checkpoint(o.signal);
+      if (!Number.isFinite(fn) || fn > fx + 1e-4 * t * dg) hi = t;
+      else if (dot(gn, d) < 0.9 * dg) lo = t;
+      else {
+        accepted = true;
+        break;
+      }
+      t = hi < Infinity ? (lo + hi) / 2 : 2 * lo;
+    }
+    if (!accepted) {
+      if (Number.isFinite(fn) && fn < fx) accepted = true;
+      else {
+        converged = true; // No further decrease is possible at this precision.
+        break;
+      }
+    }
+    step++;
+    const s = new Float64Array(n);
+    const y = new Float64Array(n);
+    for (let q = 0; q < n; q++) {
+      s[q] = xn[q] - x[q];
+      y[q] = gn[q] - g[q];
+    }
+    const sy = dot(s, y);
+    if (sy > 1e-12 * Math.sqrt(dot(s, s) * dot(y, y))) {
+      S.push(s);
+      Y.push(y);
+      rhos.push(1 / sy);
+      if (S.length > mem) {
+        S.shift();
+        Y.shift();
+        rhos.shift();
+      }
+    }
+    const rel = Math.abs(fx - fn) / Math.max(Math.abs(fn), 1);
+    x = Float64Array.from(xn);
+    [g, gn] = [gn, g];
+    fx = fn;
+    o.onStep?.({ step, passes, value: fx });
+    calm = rel < o.tol ? calm + 1 : 0;
+    if (calm >= 3) {
+      converged = true;
+      break;
+    }
+  }
+  return { x, value: fx, steps: step, passes, converged };
+}

@@ -1,0 +1,59 @@
+import type { Dataset } from '../data/types';
+import type { Engine, Problem } from '../engines/types';
+import { buildCells } from '../model/cells';
+import { binaryParameterisation, nominalParameterisation, type Parameterisation } from '../model/params';
+import { binaryLayout, isBinary, nominalFlags, nominalLayout } from '../model/types';
+import { binaryStart, nominalStart } from './init';
+import type { FitSettings } from './types';
+
+/** A fit problem: the engine's view (data + model), the parameterisation and the start. */
+export interface Posed {
+  problem: Problem;
+  P: Parameterisation;
+  x0: Float64Array;
+}
+
+/** Turn a data set and settings into the problem an engine and optimiser run on. */
+export function pose(ds: Dataset, settings: Pick<FitSettings, 'model' | 'mode' | 'binaryTarget'>): Posed {
+  const { model, mode } = settings;
+  if (isBinary(model)) {
+    const cells = buildCells(ds, (settings.binaryTarget ?? 'hard') === 'hard');
+    const layout = binaryLayout(ds.J, ds.I);
+    const P = binaryParameterisation(layout, model, mode);
+    return { problem: { kind: 'binary', model, layout, cells }, P, x0: binaryStart(ds, P.free, model, P.size) };
+  }
+  const flags = nominalFlags(model);
+  const cells = buildCells(ds, flags.hardTargets);
+  const layout = nominalLayout(ds.J, ds.I, ds.Kmax);
+  const P = nominalParameterisation(layout, flags, ds.nOptions, mode);
+  return { problem: { kind: 'nominal', flags, layout, cells }, P, x0: nominalStart(ds, P.free, flags, P.size) };
+}
+
+/** The parts of the objective at one point. */
+export interface ObjectiveParts {
+  crossEntropy: number;
+  prior: number;
+  penalty: number;
+}
+
+/**
+ * The optimised objective (CE + ½Σθ² + penalty) as a function of the free vector,
+ * evaluated by `engine`. `last` always holds the parts of the latest call.
+ */
+export function makeObjective(posed: Posed, engine: Engine) {
+  const { P } = posed;
+  const nat = new Float64Array(P.natSize);
+  const gNat = new Float64Array(P.natSize);
+  const last: ObjectiveParts = { crossEntropy: NaN, prior: NaN, penalty: NaN };
+  const f = async (x: Float64Array, gx: Float64Array | null): Promise<number> => {
+    P.toNatural(x, nat);
+    const ce = await engine.evaluate(nat, gx ? gNat : null);
+    if (!gx) gNat.fill(0);
+    const { prior, penalty } = P.pullback(x, nat, gNat, gx);
+    last.crossEntropy = ce;
+    last.prior = prior;
+    last.penalty = penalty;
+    return ce + prior + penalty;
+  };
+  return { f, last, nat };
+}

@@ -1,0 +1,129 @@
+import type { Dataset } from '../data/types';
+import { OPTION_LABELS } from '../data/types';
+import type { Engine } from '../engines/types';
+import { accuracyByLlm } from '../model/cells';
+import { allBtilde } from '../model/nominal';
+import type { OptimResult } from './optim';
+import type { ObjectiveParts, Posed } from './pose';
+import type { FitJson, FitSettings, ItemResult, LlmResult } from './types';
+import { identificationNotes } from './notes';
+
+interface BuildArgs {
+  ds: Dataset;
+  settings: FitSettings;
+  posed: Posed;
+  engine: Engine;
+  nat: Float64Array;
+  parts: ObjectiveParts;
+  res: OptimResult;
+  seconds: number;
+  engineReason: string;
+  trace: { step: number; objective: number }[];
+}
+
+/**
+ * SE(θ_j) from the observed information with item and global parameters held
+ * fixed: 1/√(∂²CE/∂θ_j² + 1). Each θ_j only touches its own cells, so one
+ * central difference of the gradient with every θ moved at once gives the whole
+ * diagonal in two passes.
+ */
+async function thetaSE(engine: Engine, nat: Float64Array, J: number, thetaOff: number): Promise<number[]> {
+  const h = 1e-4;
+  const x = Float64Array.from(nat);
+  const gp = new Float64Array(nat.length);
+  const gm = new Float64Array(nat.length);
+  for (let j = 0; j < J; j++) x[thetaOff + j] = nat[thetaOff + j] + h;
+  await engine.evaluate(x, gp);
+  for (let j = 0; j < J; j++) x[thetaOff + j] = nat[thetaOff + j] - h;
+  await engine.evaluate(x, gm);
+  return Array.from({ length: J }, (_, j) => {
+    const info = (gp[thetaOff + j] - gm[thetaOff + j]) / (2 * h) + 1;
+    return info > 0 ? 1 / Math.sqrt(info) : NaN;
+  });
+}
+
+/** Assemble fit.json from the final natural parameters. */
+export async function buildFitJson(a: BuildArgs): Promise<FitJson> {
+  const { ds, nat, posed } = a;
+  const { J, I, Kmax } = ds;
+  const problem = posed.problem;
+  const thetaOff = problem.layout.theta;
+  const se = await thetaSE(a.engine, nat, J, thetaOff);
+  const acc = accuracyByLlm(ds);
+  const nObs = new Array<number>(J).fill(0);
+  for (let j = 0; j < J; j++) for (let i = 0; i < I; i++) nObs[j] += ds.observed[j * I + i];
+  const llms: LlmResult[] = ds.llmIds.map((id, j) => {
+    if (problem.kind === 'binary') {
+      return { id, theta: nat[thetaOff + j], thetaSE: se[j], s: 1, delta: [], rho: [], accuracy: acc[j], nObserved: nObs[j] };
+    }
+    const L = problem.layout;
+    return {
+      id,
+      theta: nat[L.theta + j],
+      thetaSE: se[j],
+      s: nat[L.s + j],
+      delta: Array.from(nat.subarray(L.delta + j * Kmax, L.delta + (j + 1) * Kmax)),
+      rho: Array.from(nat.subarray(L.rho + j * Kmax, L.rho + (j + 1) * Kmax)),
+      accuracy: acc[j],
+      nObserved: nObs[j],
+    };
+  });
+  let items: ItemResult[];
+  let global = { w0: 0, kappa: 0 };
+  if (problem.kind === 'nominal') {
+    const L = problem.layout;
+    const bt = allBtilde(nat, L, ds.nOptions, ds.key);
+    items = ds.itemIds.map((id, i) => {
+      const K = ds.nOptions[i];
+      return {
+        id,
+        benchmark: ds.benchmarks[i],
+        key: OPTION_LABELS[ds.key[i]],
+        nOptions: K,
+        a: Array.from(nat.subarray(L.a + i * Kmax, L.a + i * Kmax + K)),
+        c: Array.from(nat.subarray(L.c + i * Kmax, L.c + i * Kmax + K)),
+        b: bt[i],
+      };
+    });
+    if (problem.flags.fallback) global = { w0: nat[L.w0], kappa: nat[L.kappa] };
+  } else {
+    const L = problem.layout;
+    items = ds.itemIds.map((id, i) => ({
+      id,
+      benchmark: ds.benchmarks[i],
+      key: OPTION_LABELS[ds.key[i]],
+      nOptions: ds.nOptions[i],
+      b: -nat[L.d + i] / nat[L.a + i],
+      slope: nat[L.a + i],
+      d: nat[L.d + i],
+      g: nat[L.g + i],
+      u: nat[L.u + i],
+    }));
+  }
+  const n = problem.cells.n;
+  return {
+    schema: 'llm-nrm-fit/1',
+    model: a.settings.model,
+    mode: a.settings.mode,
+    optimizer: a.settings.optimizer,
+    objective: a.parts.crossEntropy + a.parts.prior,
+    crossEntropy: a.parts.crossEntropy,
+    penalty: a.parts.penalty,
+    prior: a.parts.prior,
+    meanCrossEntropy: n ? a.parts.crossEntropy / n : NaN,
+    nCells: n,
+    steps: a.res.steps,
+    passes: a.res.passes + 3,
+    converged: a.res.converged,
+    seconds: a.seconds,
+    engine: a.engine.name,
+    engineReason: a.engineReason,
+    settings: a.settings,
+    Kmax,
+    llms,
+    items,
+    global,
+    notes: identificationNotes(ds, a.settings.mode),
+    trace: a.trace,
+  };
+}

@@ -1,0 +1,118 @@
+import type { EngineChoice, EngineName } from '../engines/types';
+import type { Mode } from '../model/params';
+import type { ModelType } from '../model/types';
+
+export type OptimizerName = 'fast' | 'adam';
+
+/** Everything that decides a fit. Plain data: crosses the worker boundary. */
+export interface FitSettings {
+  model: ModelType;
+  /** 'default' is well-posed (θ standardised, weak priors); 'paper' is eq. 15 as written. */
+  mode: Mode;
+  /** 'fast' = L-BFGS to convergence; 'adam' = the paper's full-batch Adam. */
+  optimizer: OptimizerName;
+  /** Adam steps, or the iteration cap for 'fast'. */
+  steps: number;
+  /** Adam learning rate. */
+  lr: number;
+  seed: number;
+  engine: EngineChoice;
+  /** 'fast' stops when the relative change of the objective stays below this. */
+  tol: number;
+  /** Binary models: correctness as argmax = key ('hard') or the mass on the key ('soft'). */
+  binaryTarget?: 'hard' | 'soft';
+}
+
+/** The paper-faithful Adam: lr 0.05, β 0.9/0.999, ε 1e-8, 2,500 steps. */
+export const PAPER_ADAM = { lr: 0.05, beta1: 0.9, beta2: 0.999, eps: 1e-8, steps: 2500 } as const;
+
+export const DEFAULT_SETTINGS: FitSettings = {
+  model: 'llmnrm',
+  mode: 'default',
+  optimizer: 'fast',
+  steps: 2500,
+  lr: PAPER_ADAM.lr,
+  seed: 1,
+  engine: 'auto',
+  tol: 1e-9,
+};
+
+/** Progress of a running fit, reported every few steps. */
+export interface FitProgress {
+  step: number;
+  /** Loss+gradient passes over the data so far. */
+  passes: number;
+  /** The optimised objective (CE + prior + penalty). */
+  objective: number;
+  elapsedMs: number;
+  /** Step cap (for a progress bar). */
+  maxSteps: number;
+}
+
+export interface LlmResult {
+  id: string;
+  theta: number;
+  thetaSE: number;
+  /** Sharpness s_j (1 when the model has none). */
+  s: number;
+  /** Positional bias δ_j over Kmax positions (zeros when none). */
+  delta: number[];
+  /** Fallback logits ρ_j over Kmax positions (zeros when none). */
+  rho: number[];
+  /** Share of observed items whose argmax is the key. */
+  accuracy: number;
+  /** Observed item count. */
+  nObserved: number;
+}
+
+export interface ItemResult {
+  id: string;
+  benchmark: string;
+  /** Key as a label ('A'...). */
+  key: string;
+  nOptions: number;
+  /** Nominal models: centred option discriminations in label order. */
+  a?: number[];
+  /** Nominal models: centred option intercepts in label order. */
+  c?: number[];
+  /** Nominal: b̃ (eq. 10, guarded). Binary: difficulty −d/a. */
+  b: number;
+  /** Binary models: slope, intercept d, lower and upper asymptotes. */
+  slope?: number;
+  d?: number;
+  g?: number;
+  u?: number;
+}
+
+/**
+ * The fit's portable form: what the CLI writes as fit.json and the app exports.
+ * `objective` is the paper's L (eq. 15) = crossEntropy + ½Σθ²; `penalty` is what
+ * the well-posed default adds on top (0 in paper mode).
+ */
+export interface FitJson {
+  schema: 'llm-nrm-fit/1';
+  model: ModelType;
+  mode: Mode;
+  optimizer: OptimizerName;
+  objective: number;
+  crossEntropy: number;
+  penalty: number;
+  prior: number;
+  meanCrossEntropy: number;
+  nCells: number;
+  steps: number;
+  passes: number;
+  converged: boolean;
+  seconds: number;
+  engine: EngineName;
+  engineReason: string;
+  settings: FitSettings;
+  Kmax: number;
+  llms: LlmResult[];
+  items: ItemResult[];
+  global: { w0: number; kappa: number };
+  /** Things the fit could not identify (items with no variance, ...), in words. */
+  notes: string[];
+  /** Objective after each recorded step, for the convergence chart. */
+  trace: { step: number; objective: number }[];
+}
