@@ -1,0 +1,79 @@
+import { useEffect, useState } from 'react';
+import { DEFAULT_SETTINGS, type FitSettings } from '../core/fit/types';
+import { FitList } from './components/FitList';
+import { FitPanel } from './components/FitPanel';
+import { LoadPanel } from './components/LoadPanel';
+import { Messages } from './components/Messages';
+import { SummaryPanel } from './components/SummaryPanel';
+import { useWorkbench } from './useWorkbench';
+import { Results } from './views/Results';
+
+/** `?nodemo` starts empty instead of loading and fitting the demo. */
+const startWithDemo = () => !new URLSearchParams(window.location.search).has('nodemo');
+
+export function App() {
+  const [settings, setSettings] = useState<FitSettings>(DEFAULT_SETTINGS);
+  const wb = useWorkbench(DEFAULT_SETTINGS);
+  const { state, loadDemo } = wb;
+
+  useEffect(() => {
+    if (startWithDemo()) void loadDemo();
+  }, [loadDemo]);
+
+  const shown = state.fits.find((f) => f.id === state.shownFit) ?? null;
+  const data = state.data;
+  return (
+    <div className="app" data-state={state.phase}>
+      <header className="app-header">
+        <h1>LLM-NRM Workbench</h1>
+        <p className="muted">
+          Option-level psychometrics of LLM multiple-choice benchmarks. Everything runs in this
+          browser tab; nothing is uploaded.
+        </p>
+      </header>
+      <div className="layout">
+        <aside className="sidebar" aria-label="Data and fitting">
+          <LoadPanel
+            loading={state.loading}
+            onFiles={(files, opts) => void wb.loadFiles(files, opts)}
+            onDemo={() => void wb.loadDemo()}
+            onCancel={wb.cancel}
+          />
+          {data && <SummaryPanel data={data} />}
+          <FitPanel
+            settings={settings}
+            onSettings={setSettings}
+            canFit={!!data && state.phase !== 'loading'}
+            running={state.running}
+            onFit={() => void wb.fit(settings)}
+            onCancel={wb.cancel}
+          />
+          {state.fits.length > 0 && (
+            <FitList
+              fits={state.fits}
+              shown={state.shownFit}
+              onShow={wb.showFit}
+              onRemove={wb.removeFit}
+            />
+          )}
+        </aside>
+        <main className="results">
+          <Messages error={state.error} notice={state.notice} onDismiss={wb.dismiss} />
+          {shown && data ? (
+            <Results fit={shown.fit} ds={data.dataset} />
+          ) : (
+            <div className="placeholder">
+              {state.phase === 'loading' || state.phase === 'fitting' ? (
+                <p>Working… the results appear here.</p>
+              ) : data ? (
+                <p>Data loaded. Choose a model and press Fit to see curves.</p>
+              ) : (
+                <p>Load data (or the demo) to start.</p>
+              )}
+            </div>
+          )}
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,191 @@
+import * as Comlink from 'comlink';
+import type { Dataset } from '../core/data/types';
+import type { EngineChoice } from '../core/engines/types';
+import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
+import { keepErrorFields } from '../worker/errorTransfer';
+import type {
+  EngineResolution,
+  LoadOptions,
+  LoadProgress,
+  LoadResult,
+  LoadSource,
+} from '../worker/protocol';
+import type { WorkerApi } from '../worker/worker';
+
+/** How long a cancelled call may take to stop before its worker is replaced. */
+const CANCEL_GRACE_MS = 1500;
+
+/** The worker stopped (crashed, ran out of memory) while a call was in flight. */
+export class WorkerCrashedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WorkerCrashedError';
+  }
+}
+
+/** An Error named 'AbortError', as fetch and fitDataset reject with. */
+class AbortError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AbortError';
+  }
+}
+
+export const abortError = (message = 'Cancelled.'): Error => new AbortError(message);
+
+export const isAbort = (e: unknown): boolean => e instanceof Error && e.name === 'AbortError';
+
+function spawnWorker(): Worker {
+  return new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module' });
+}
+
+/**
+ * The one owner of the compute worker. Every method takes an AbortSignal first;
+ * calls run one at a time. Cancelling sends `cancel(id)` to the worker, which
+ * aborts its own AbortController (signals cannot cross comlink). If the worker
+ * dies, pending calls reject, a fresh worker starts and the last loaded data
+ * set is sent to it again, so the user can simply retry.
+ */
+export class WorkerBridge {
+  private worker!: Worker;
+  private api!: Comlink.Remote<WorkerApi>;
+  private ready: Promise<unknown> = Promise.resolve();
+  private queue: Promise<unknown> = Promise.resolve();
+  private nextId = 0;
+  private readonly pending = new Map<number, (e: Error) => void>();
+  private lastDataset: Dataset | null = null;
+  /** Told when the worker had to be replaced (crash or a cancel it ignored). */
+  onRestart: ((reason: string) => void) | null = null;
+
+  constructor(private readonly spawn: () => Worker = spawnWorker) {
+    keepErrorFields();
+    this.start();
+  }
+
+  /** Reads and parses files in the worker; the worker keeps the data set for `fit`. */
+  async load(
+    signal: AbortSignal,
+    sources: LoadSource[],
+    opts: LoadOptions,
+    onProgress: (p: LoadProgress) => void,
+  ): Promise<LoadResult> {
+    const res = await this.call(signal, (api, id) =>
+      api.load(sources, opts, Comlink.proxy(onProgress), id),
+    );
+    this.lastDataset = res.dataset;
+    return res;
+  }
+
+  /** Fits the data set loaded last. */
+  fit(
+    signal: AbortSignal,
+    settings: FitSettings,
+    onProgress: (p: FitProgress) => void,
+  ): Promise<FitJson> {
+    return this.call(signal, (api, id) => api.fit(settings, Comlink.proxy(onProgress), id));
+  }
+
+  /** Which engine `choice` runs on this machine, and why. */
+  resolveEngine(signal: AbortSignal, choice: EngineChoice): Promise<EngineResolution> {
+    // Not queued: the answer is wanted while a long fit runs (the worker yields often).
+    return this.exec(signal, (api) => api.resolveEngine(choice));
+  }
+
+  /** Makes the worker throw outside any call, as a crash would (for tests). */
+  simulateCrash(): void {
+    void this.api.simulateCrash();
+  }
+
+  terminate(): void {
+    this.worker.terminate();
+    this.failPending(() => abortError('The worker was stopped.'));
+  }
+
+  private start(): void {
+    const w = this.spawn();
+    this.worker = w;
+    this.api = Comlink.wrap<WorkerApi>(w);
+    const onError = (e: Event) => {
+      e.preventDefault();
+      const msg = e instanceof ErrorEvent && e.message ? e.message : 'unknown error';
+      if (w === this.worker) this.restart(`The worker stopped (${msg}).`, WorkerCrashedError);
+    };
+    w.addEventListener('error', onError);
+    w.addEventListener('messageerror', onError);
+    const ds = this.lastDataset;
+    // A copy, not a transfer: the main thread keeps its own for the views.
+    this.ready = ds ? this.api.useDataset(ds).catch(() => undefined) : Promise.resolve();
+  }
+
+  private restart(reason: string, ErrorType: new (m: string) => Error): void {
+    this.worker.terminate();
+    this.failPending(() => new ErrorType(reason));
+    this.start();
+    this.onRestart?.(reason);
+  }
+
+  private failPending(make: () => Error): void {
+    const rejects = [...this.pending.values()];
+    this.pending.clear();
+    for (const reject of rejects) reject(make());
+  }
+
+  /** Queues `run` behind earlier calls; a call aborted while queued rejects at once. */
+  private call<T>(
+    signal: AbortSignal,
+    run: (api: Comlink.Remote<WorkerApi>, id: number) => Promise<T>,
+  ): Promise<T> {
+    const turn = this.queue.then(() => this.exec(signal, run));
+    this.queue = turn.catch(() => undefined);
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(abortError());
+      if (signal.aborted) onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      turn.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  private exec<T>(
+    signal: AbortSignal,
+    run: (api: Comlink.Remote<WorkerApi>, id: number) => Promise<T>,
+  ): Promise<T> {
+    if (signal.aborted) return Promise.reject(abortError());
+    const id = ++this.nextId;
+    return new Promise<T>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let done = false;
+      const settle = (f: () => void) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        this.pending.delete(id);
+        signal.removeEventListener('abort', onAbort);
+        f();
+      };
+      const onAbort = () => {
+        this.api.cancel(id).catch(() => undefined);
+        // A worker busy in one long synchronous step never reads the cancel
+        // message; after a grace period it is replaced, which always stops it.
+        timer = setTimeout(() => {
+          if (!done) this.restart('A cancelled task did not stop in time.', AbortError);
+        }, CANCEL_GRACE_MS);
+      };
+      this.pending.set(id, (e) => settle(() => reject(e)));
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.ready
+        .then(() => run(this.api, id))
+        .then(
+          (v) => settle(() => resolve(v)),
+          (e) => settle(() => reject(e)),
+        );
+    });
+  }
+}
+
+let shared: WorkerBridge | null = null;
+
+/** The app's single bridge, created on first use. */
+export function getBridge(): WorkerBridge {
+  shared ??= new WorkerBridge();
+  return shared;
+}

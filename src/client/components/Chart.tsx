@@ -1,0 +1,100 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { downloadBlob, svgToPngBlob, svgToString } from '../../charts/export';
+import { slug } from '../slug';
+
+export interface ChartProps {
+  /** Builds the detached SVG node. Memoise it: a new function redraws the chart. */
+  render: () => SVGSVGElement;
+  /** Base file name for exports. */
+  name: string;
+  /** Tooltip content for the mark under the pointer, or null for none. */
+  tooltip?: (target: Element) => ReactNode | null;
+  /** Told when a mark is clicked or activated with Enter / Space. */
+  onActivate?: (target: Element) => void;
+  className?: string;
+}
+
+interface Tip {
+  x: number;
+  y: number;
+  content: ReactNode;
+}
+
+/**
+ * Mounts a chart's SVG node in a div and offers SVG / PNG (2×) export of that
+ * very node, so what is exported is what is shown.
+ */
+export function Chart({ render, name, tooltip, onActivate, className }: ChartProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const svg = useRef<SVGSVGElement | null>(null);
+  const [tip, setTip] = useState<Tip | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const el = host.current;
+    if (!el) return;
+    const node = render();
+    el.replaceChildren(node);
+    svg.current = node;
+    return () => {
+      node.remove();
+      if (svg.current === node) svg.current = null;
+    };
+  }, [render]);
+
+  const onMove = (e: React.PointerEvent) => {
+    if (!tooltip || !host.current) return;
+    const content = tooltip(e.target as Element);
+    if (content === null) return setTip(null);
+    const box = host.current.getBoundingClientRect();
+    setTip({ x: e.clientX - box.left + 12, y: e.clientY - box.top + 12, content });
+  };
+  const onClick = (e: React.MouseEvent) => onActivate?.(e.target as Element);
+  const onKey = (e: React.KeyboardEvent) => {
+    if (onActivate && (e.key === 'Enter' || e.key === ' ')) {
+      e.preventDefault();
+      onActivate(e.target as Element);
+    }
+  };
+
+  const exportSvg = () => {
+    if (!svg.current) return;
+    const text = svgToString(svg.current);
+    downloadBlob(new Blob([text], { type: 'image/svg+xml' }), `${slug(name)}.svg`);
+  };
+  const exportPng = async () => {
+    if (!svg.current) return;
+    setBusy(true);
+    try {
+      downloadBlob(await svgToPngBlob(svg.current, 2), `${slug(name)}.png`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <figure className={`chart ${className ?? ''}`} data-chart={name}>
+      <div
+        className="chart-host"
+        ref={host}
+        onPointerMove={tooltip ? onMove : undefined}
+        onPointerLeave={tooltip ? () => setTip(null) : undefined}
+        onClick={onActivate ? onClick : undefined}
+        onKeyDown={onActivate ? onKey : undefined}
+      />
+      {tip && (
+        <div className="tooltip" role="tooltip" style={{ left: tip.x, top: tip.y }}>
+          {tip.content}
+        </div>
+      )}
+      <figcaption className="chart-actions">
+        <button type="button" className="small" onClick={exportSvg}>
+          SVG
+        </button>
+        <button type="button" className="small" onClick={exportPng} disabled={busy}>
+          PNG
+        </button>
+      </figcaption>
+    </figure>
+  );
+}

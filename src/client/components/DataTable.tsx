@@ -1,0 +1,170 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import { toCsv } from '../../charts/csv';
+import { downloadBlob } from '../../charts/export';
+import { slug } from '../slug';
+
+export interface Column<T> {
+  key: string;
+  label: ReactNode;
+  /** Sort and CSV value. */
+  value: (row: T) => string | number;
+  /** Cell content (default: the value, numbers to 3 decimals). */
+  render?: (row: T) => ReactNode;
+  numeric?: boolean;
+}
+
+export interface DataTableProps<T> {
+  rows: T[];
+  columns: Column<T>[];
+  rowKey: (row: T) => string | number;
+  /** CSV file name without extension. */
+  name: string;
+  caption: string;
+  /** Text search over these columns' values. */
+  searchKeys?: string[];
+  selected?: string | number | null;
+  onSelect?: (row: T) => void;
+  /** Rows drawn at first; the rest behind "show more" (the CSV always has all). */
+  pageSize?: number;
+  initialSort?: { key: string; desc: boolean };
+}
+
+export const fmtNum = (v: number, d = 3) => (Number.isFinite(v) ? v.toFixed(d) : '—');
+
+/** A sortable, searchable table with CSV export; Up/Down move the selection. */
+export function DataTable<T>(p: DataTableProps<T>) {
+  const [query, setQuery] = useState('');
+  const [sort, setSort] = useState(p.initialSort ?? null);
+  const [limit, setLimit] = useState(p.pageSize ?? 500);
+
+  const shown = useMemo(() => {
+    let rows = p.rows;
+    const q = query.trim().toLowerCase();
+    if (q && p.searchKeys) {
+      const cols = p.columns.filter((c) => p.searchKeys!.includes(c.key));
+      rows = rows.filter((r) => cols.some((c) => String(c.value(r)).toLowerCase().includes(q)));
+    }
+    const col = sort && p.columns.find((c) => c.key === sort.key);
+    if (col) {
+      const dir = sort.desc ? -1 : 1;
+      rows = [...rows].sort((a, b) => {
+        const x = col.value(a);
+        const y = col.value(b);
+        if (typeof x === 'number' && typeof y === 'number') {
+          if (Number.isNaN(x)) return Number.isNaN(y) ? 0 : 1;
+          if (Number.isNaN(y)) return -1;
+          return (x - y) * dir;
+        }
+        return String(x).localeCompare(String(y)) * dir;
+      });
+    }
+    return rows;
+  }, [p.rows, p.columns, p.searchKeys, query, sort]);
+
+  const exportCsv = () => {
+    const records = shown.map((r) => Object.fromEntries(p.columns.map((c) => [c.key, c.value(r)])));
+    const csv = toCsv(records, p.columns.map((c) => c.key));
+    downloadBlob(new Blob([csv], { type: 'text/csv' }), `${slug(p.name)}.csv`);
+  };
+
+  const onKey = (e: React.KeyboardEvent) => {
+    if (!p.onSelect || (e.key !== 'ArrowDown' && e.key !== 'ArrowUp')) return;
+    e.preventDefault();
+    const at = shown.findIndex((r) => p.rowKey(r) === p.selected);
+    const next = Math.min(shown.length - 1, Math.max(0, at + (e.key === 'ArrowDown' ? 1 : -1)));
+    if (shown[next]) {
+      p.onSelect(shown[next]);
+      if (next >= limit) setLimit(next + 1);
+      const id = `${slug(p.name)}-row-${p.rowKey(shown[next])}`;
+      requestAnimationFrame(() => document.getElementById(id)?.scrollIntoView({ block: 'nearest' }));
+    }
+  };
+
+  return (
+    <div className="data-table">
+      <div className="table-tools">
+        {p.searchKeys && (
+          <input
+            type="search"
+            placeholder="Search…"
+            aria-label={`Search ${p.caption}`}
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+        )}
+        <span className="muted">
+          {shown.length} of {p.rows.length}
+        </span>
+        <button type="button" className="small" onClick={exportCsv}>
+          CSV
+        </button>
+      </div>
+      <div
+        className="table-scroll"
+        tabIndex={0}
+        role="region"
+        aria-label={`${p.caption}${p.onSelect ? ' (Up/Down to step through rows)' : ''}`}
+        onKeyDown={onKey}
+      >
+        <table>
+          <caption className="sr-only">{p.caption}</caption>
+          <thead>
+            <tr>
+              {p.columns.map((c) => {
+                const dir = sort?.key === c.key ? (sort.desc ? 'descending' : 'ascending') : 'none';
+                return (
+                  <th key={c.key} aria-sort={dir} className={c.numeric ? 'num' : undefined}>
+                    <button
+                      type="button"
+                      className="sort"
+                      onClick={() =>
+                        setSort({ key: c.key, desc: sort?.key === c.key ? !sort.desc : !!c.numeric })
+                      }
+                    >
+                      {c.label}
+                      <span aria-hidden="true">{dir === 'none' ? '' : dir === 'ascending' ? ' ▲' : ' ▼'}</span>
+                    </button>
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody>
+            {shown.slice(0, limit).map((r) => {
+              const k = p.rowKey(r);
+              const sel = p.selected === k;
+              return (
+                <tr
+                  key={k}
+                  id={`${slug(p.name)}-row-${k}`}
+                  className={sel ? 'selected' : undefined}
+                  aria-selected={p.onSelect ? sel : undefined}
+                  onClick={p.onSelect ? () => p.onSelect!(r) : undefined}
+                >
+                  {p.columns.map((c) => {
+                    const v = c.value(r);
+                    const content = c.render
+                      ? c.render(r)
+                      : typeof v === 'number'
+                        ? fmtNum(v)
+                        : v;
+                    return (
+                      <td key={c.key} className={c.numeric ? 'num' : undefined}>
+                        {content}
+                      </td>
+                    );
+                  })}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {shown.length > limit && (
+        <button type="button" className="small" onClick={() => setLimit(limit + 500)}>
+          Show more ({shown.length - limit} hidden)
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,137 @@
+import { useEffect, useId, useState } from 'react';
+import { ENGINE_CHOICES, type EngineChoice } from '../../core/engines/types';
+import type { FitSettings, OptimizerName } from '../../core/fit/types';
+import type { Mode } from '../../core/model/params';
+import { MODEL_TYPES, type ModelType } from '../../core/model/types';
+import type { EngineResolution } from '../../worker/protocol';
+import { getBridge } from '../bridge';
+import type { RunningFit } from '../state';
+import { FitProgressView } from './FitProgressView';
+
+export interface FitPanelProps {
+  settings: FitSettings;
+  onSettings: (s: FitSettings) => void;
+  canFit: boolean;
+  running: RunningFit | null;
+  onFit: () => void;
+  onCancel: () => void;
+}
+
+const MODEL_NOTES: Record<ModelType, string> = {
+  llmnrm: 'LLM-NRM: sharpness, position bias, fallback',
+  'no-sharpness': 'LLM-NRM without sharpness',
+  'no-position': 'LLM-NRM without position bias',
+  'no-fallback': 'LLM-NRM without fallback',
+  'nrm-soft': "Bock's NRM, soft targets",
+  'nrm-hard': "Bock's NRM, argmax targets",
+  '1pl': 'binary 1PL',
+  '2pl': 'binary 2PL',
+  '3pl': 'binary 3PL',
+  '4pl': 'binary 4PL',
+};
+
+/** Shows which engine a choice runs here, and why (asks the worker). */
+function useEngineResolution(choice: EngineChoice): EngineResolution | null {
+  const [res, setRes] = useState<{ choice: EngineChoice; r: EngineResolution } | null>(null);
+  useEffect(() => {
+    const ac = new AbortController();
+    getBridge()
+      .resolveEngine(ac.signal, choice)
+      .then((r) => setRes({ choice, r }))
+      .catch(() => undefined);
+    return () => ac.abort();
+  }, [choice]);
+  return res && res.choice === choice ? res.r : null;
+}
+
+/** Model, engine and optimiser settings, the Fit / Cancel buttons and live progress. */
+export function FitPanel({ settings: s, onSettings, canFit, running, onFit, onCancel }: FitPanelProps) {
+  const id = useId();
+  const engine = useEngineResolution(s.engine);
+  const set = <K extends keyof FitSettings>(k: K, v: FitSettings[K]) => onSettings({ ...s, [k]: v });
+  const num = (k: 'steps' | 'lr' | 'seed', v: string) => {
+    const x = Number(v);
+    if (v !== '' && Number.isFinite(x)) set(k, k === 'lr' ? x : Math.round(x));
+  };
+  return (
+    <section className="panel" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>Fit</h2>
+      <div className="form-grid">
+        <label>
+          Model
+          <select value={s.model} onChange={(e) => set('model', e.target.value as ModelType)}>
+            {MODEL_TYPES.map((m) => (
+              <option key={m} value={m}>
+                {m} ({MODEL_NOTES[m]})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Engine
+          <select value={s.engine} onChange={(e) => set('engine', e.target.value as EngineChoice)}>
+            {ENGINE_CHOICES.map((e) => (
+              <option key={e} value={e}>
+                {e}
+              </option>
+            ))}
+          </select>
+        </label>
+        <p className="engine-note muted" data-testid="engine-note">
+          {engine ? `Runs on ${engine.name}: ${engine.reason}` : 'Checking engines…'}
+        </p>
+        <label>
+          Optimiser
+          <select
+            value={s.optimizer}
+            onChange={(e) => set('optimizer', e.target.value as OptimizerName)}
+          >
+            <option value="fast">fast (L-BFGS to convergence)</option>
+            <option value="adam">adam (the paper's full-batch Adam)</option>
+          </select>
+        </label>
+        <label>
+          Mode
+          <select value={s.mode} onChange={(e) => set('mode', e.target.value as Mode)}>
+            <option value="default">well-posed (default)</option>
+            <option value="paper">paper (eq. 15 as written)</option>
+          </select>
+        </label>
+        <label>
+          {s.optimizer === 'adam' ? 'Steps' : 'Max iterations'}
+          <input
+            type="number"
+            min={1}
+            step={1}
+            value={s.steps}
+            onChange={(e) => num('steps', e.target.value)}
+          />
+        </label>
+        <label>
+          Learning rate
+          <input
+            type="number"
+            min={0}
+            step="any"
+            value={s.lr}
+            disabled={s.optimizer !== 'adam'}
+            onChange={(e) => num('lr', e.target.value)}
+          />
+        </label>
+        <label>
+          Seed
+          <input type="number" step={1} value={s.seed} onChange={(e) => num('seed', e.target.value)} />
+        </label>
+      </div>
+      <div className="row">
+        <button type="button" className="primary" onClick={onFit} disabled={!canFit}>
+          Fit
+        </button>
+        <button type="button" onClick={onCancel} disabled={!running}>
+          Cancel
+        </button>
+      </div>
+      {running && <FitProgressView running={running} />}
+    </section>
+  );
+}

@@ -1,0 +1,27 @@
+import { useCallback } from 'react';
+import { objectiveCurveChart } from '../../charts/objectiveCurve';
+import { fmtSeconds } from '../format';
+import type { RunningFit } from '../state';
+import { Chart } from './Chart';
+
+/** Live progress of a fit: bar, step, objective and the objective curve so far. */
+export function FitProgressView({ running }: { running: RunningFit }) {
+  const p = running.progress;
+  const trace = running.trace;
+  // Progress arrives at most ~10 times a second, so the curve redraws at most as often.
+  const render = useCallback(
+    () => objectiveCurveChart(trace, { width: 320, height: 140, title: 'Objective so far' }),
+    [trace],
+  );
+  return (
+    <div className="progress-block" data-testid="fit-progress">
+      <progress max={p?.maxSteps ?? 1} value={p?.step ?? 0} aria-label="Fit progress" />
+      <p className="muted" aria-live="polite">
+        {p
+          ? `step ${p.step} of at most ${p.maxSteps} · objective ${p.objective.toFixed(3)} · ${fmtSeconds(p.elapsedMs / 1000)}`
+          : `starting ${running.settings.model}…`}
+      </p>
+      {trace.length > 1 && <Chart render={render} name="objective-live" className="small-chart" />}
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+import { useId, useRef, useState } from 'react';
+import type { ValueKind } from '../../core/data/types';
+import type { LoadOptions } from '../../worker/protocol';
+import type { AppState } from '../state';
+import { LoadProgressView } from './LoadProgressView';
+
+export interface LoadPanelProps {
+  loading: AppState['loading'];
+  onFiles: (files: File[], opts: LoadOptions) => void;
+  onDemo: () => void;
+  onCancel: () => void;
+}
+
+/** Drop zone, keyboard-accessible file picker, "Load demo" and parser options. */
+export function LoadPanel({ loading, onFiles, onDemo, onCancel }: LoadPanelProps) {
+  const input = useRef<HTMLInputElement>(null);
+  const [over, setOver] = useState(false);
+  const [valueKind, setValueKind] = useState<'' | ValueKind>('');
+  const [model, setModel] = useState('');
+  const [lengthNormalise, setLengthNormalise] = useState(false);
+  const id = useId();
+
+  const opts = (): LoadOptions => ({
+    ...(valueKind ? { valueKind } : {}),
+    ...(model.trim() ? { model: model.trim() } : {}),
+    ...(lengthNormalise ? { lengthNormalise } : {}),
+  });
+  const take = (list: FileList | null) => {
+    const files = list ? [...list] : [];
+    if (files.length) onFiles(files, opts());
+  };
+
+  return (
+    <section className="panel" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>Data</h2>
+      <div
+        className={`dropzone${over ? ' over' : ''}`}
+        data-testid="dropzone"
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setOver(false);
+          take(e.dataTransfer.files);
+        }}
+      >
+        <p>
+          Drop data files here: wide or long CSV (with an items CSV), harness <code>.jsonl</code>{' '}
+          logs, or a <code>fit.json</code> with its data.
+        </p>
+        <div className="row">
+          <button type="button" onClick={() => input.current?.click()}>
+            Choose files…
+          </button>
+          <button type="button" onClick={onDemo}>
+            Load demo
+          </button>
+        </div>
+        <input
+          ref={input}
+          id={`${id}-file`}
+          className="sr-only"
+          type="file"
+          multiple
+          accept=".csv,.jsonl,.json,.txt"
+          aria-label="Data files"
+          data-testid="file-input"
+          tabIndex={-1}
+          onChange={(e) => {
+            take(e.target.files);
+            e.target.value = '';
+          }}
+        />
+      </div>
+      <details className="options">
+        <summary>Reading options</summary>
+        <label>
+          Values
+          <select value={valueKind} onChange={(e) => setValueKind(e.target.value as '' | ValueKind)}>
+            <option value="">detect</option>
+            <option value="prob">probabilities</option>
+            <option value="logprob">log-probabilities</option>
+            <option value="weight">unnormalised weights</option>
+          </select>
+        </label>
+        <label>
+          Model name for harness logs
+          <input
+            type="text"
+            value={model}
+            placeholder="default: the folder name"
+            onChange={(e) => setModel(e.target.value)}
+          />
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={lengthNormalise}
+            onChange={(e) => setLengthNormalise(e.target.checked)}
+          />
+          Length-normalise harness log-likelihoods
+        </label>
+      </details>
+      {loading && <LoadProgressView loading={loading} onCancel={onCancel} />}
+    </section>
+  );
+}

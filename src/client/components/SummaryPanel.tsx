@@ -1,0 +1,85 @@
+import { useId } from 'react';
+import { fmtPercent, fmtSeconds } from '../format';
+import type { LoadedData } from '../state';
+
+/** What was loaded: sizes, option counts, benchmarks, gaps, leakage and warnings. */
+export function SummaryPanel({ data }: { data: LoadedData }) {
+  const { summary: s, dataset: ds } = data;
+  const id = useId();
+  const counts = Object.entries(s.optionCounts)
+    .map(([k, n]) => [Number(k), n] as const)
+    .sort((a, b) => a[0] - b[0]);
+  const maxCount = Math.max(1, ...counts.map(([, n]) => n));
+  return (
+    <section className="panel summary" aria-labelledby={`${id}-h`} data-testid="summary">
+      <h2 id={`${id}-h`}>Loaded data</h2>
+      <dl className="facts">
+        <div>
+          <dt>LLMs</dt>
+          <dd data-testid="summary-J">{s.J}</dd>
+        </div>
+        <div>
+          <dt>Items</dt>
+          <dd data-testid="summary-I">{s.I}</dd>
+        </div>
+        <div>
+          <dt>Missing cells</dt>
+          <dd>{fmtPercent(s.missingShare)}</dd>
+        </div>
+        <div>
+          <dt>Leakage (mean / max)</dt>
+          <dd>
+            {Number.isFinite(s.meanLeakage)
+              ? `${fmtPercent(s.meanLeakage, 2)} / ${fmtPercent(s.maxLeakage, 2)}`
+              : 'unknown'}
+          </dd>
+        </div>
+      </dl>
+      <h3>Options per item</h3>
+      <ul className="hist" aria-label="Histogram of option counts">
+        {counts.map(([k, n]) => (
+          <li key={k}>
+            <span className="hist-label">{k}</span>
+            <span className="hist-bar" style={{ width: `${(n / maxCount) * 100}%` }} />
+            <span className="hist-n">{n}</span>
+          </li>
+        ))}
+      </ul>
+      <h3>Benchmarks</h3>
+      <ul className="plain">
+        {s.benchmarks.map((b) => (
+          <li key={b.name}>
+            {b.name || '(none)'}: {b.items} items
+          </li>
+        ))}
+      </ul>
+      <details>
+        <summary>
+          Files ({data.files.length}), read in {fmtSeconds(data.seconds)}
+        </summary>
+        <ul className="plain small">
+          {ds.sources.map((src) => (
+            <li key={src.file}>
+              {src.file}: {src.format}, {src.rows.toLocaleString()} rows
+              {src.valueKind ? `, ${src.valueKind} (${src.valueKindReason ?? ''})` : ''}
+            </li>
+          ))}
+        </ul>
+      </details>
+      {ds.warnings.length > 0 && (
+        <div className="warnings" role="status">
+          <h3>Warnings</h3>
+          <ul className="plain small">
+            {ds.warnings.map((w, n) => (
+              <li key={n}>
+                <strong>{w.code}</strong> {w.file}
+                {w.line !== undefined ? `, line ${w.line}` : ''}: {w.message}
+                {w.count ? ` (${w.count}×)` : ''}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}

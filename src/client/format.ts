@@ -1,0 +1,25 @@
+/** Small display formatters shared by the panels. */
+
+export function fmtBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KiB`;
+  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GiB`;
+}
+
+export function fmtSeconds(s: number): string {
+  if (!Number.isFinite(s)) return '—';
+  if (s < 1) return `${Math.round(s * 1000)} ms`;
+  if (s < 90) return `${s.toFixed(1)} s`;
+  return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+}
+
+export function fmtPercent(x: number, digits = 1): string {
+  return Number.isFinite(x) ? `${(x * 100).toFixed(digits)}%` : '—';
+}
+
+/** Seconds left at the current rate, or NaN before there is a rate. */
+export function eta(done: number, total: number, elapsedMs: number): number {
+  if (!(done > 0) || !(total > done)) return done >= total && total > 0 ? 0 : NaN;
+  return ((elapsedMs / done) * (total - done)) / 1000;
+}

@@ -1,0 +1,138 @@
+/** The app's state and its reducer: what is loaded, what is running, which fits exist. */
+import type { ObjectivePoint } from '../charts/objectiveCurve';
+import type { Dataset } from '../core/data/types';
+import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
+import type { DataSummary, LoadProgress } from '../worker/protocol';
+
+/** Set as `data-state` on the root; e2e tests wait on it. */
+export type Phase = 'empty' | 'loading' | 'loaded' | 'fitting' | 'fitted' | 'error';
+
+/** An error as the user sees it; `file`/`line`/`column` when the input was at fault. */
+export interface UiError {
+  title: string;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: string | number;
+}
+
+export interface LoadedData {
+  dataset: Dataset;
+  summary: DataSummary;
+  files: string[];
+  seconds: number;
+}
+
+export interface FitEntry {
+  id: number;
+  label: string;
+  fit: FitJson;
+  /** 'import' when restored from a fit.json rather than fitted here. */
+  origin: 'fit' | 'import';
+}
+
+export interface RunningFit {
+  settings: FitSettings;
+  progress: FitProgress | null;
+  trace: ObjectivePoint[];
+}
+
+export interface AppState {
+  phase: Phase;
+  data: LoadedData | null;
+  loading: { files: string[]; progress: LoadProgress | null } | null;
+  running: RunningFit | null;
+  fits: FitEntry[];
+  shownFit: number | null;
+  error: UiError | null;
+  notice: string | null;
+}
+
+export const initialState: AppState = {
+  phase: 'empty',
+  data: null,
+  loading: null,
+  running: null,
+  fits: [],
+  shownFit: null,
+  error: null,
+  notice: null,
+};
+
+export type Action =
+  | { type: 'loadStart'; files: string[] }
+  | { type: 'loadProgress'; progress: LoadProgress }
+  | { type: 'loadDone'; data: LoadedData }
+  | { type: 'fitStart'; settings: FitSettings }
+  | { type: 'fitProgress'; progress: FitProgress }
+  | { type: 'fitDone'; fit: FitJson; origin: FitEntry['origin']; label?: string }
+  | { type: 'cancelled'; notice: string }
+  | { type: 'failed'; error: UiError }
+  | { type: 'showFit'; id: number }
+  | { type: 'removeFit'; id: number }
+  | { type: 'dismiss' }
+  | { type: 'notice'; notice: string };
+
+/** The resting phase for what is loaded: fitted if a fit exists, else loaded or empty. */
+function settled(s: Pick<AppState, 'data' | 'fits'>): Phase {
+  return s.fits.length ? 'fitted' : s.data ? 'loaded' : 'empty';
+}
+
+let nextFitId = 1;
+
+export function reducer(s: AppState, a: Action): AppState {
+  switch (a.type) {
+    case 'loadStart':
+      return {
+        ...s,
+        phase: 'loading',
+        loading: { files: a.files, progress: null },
+        error: null,
+        notice: null,
+      };
+    case 'loadProgress':
+      return s.loading ? { ...s, loading: { ...s.loading, progress: a.progress } } : s;
+    case 'loadDone':
+      // Fits belong to the data they were fitted on, so new data clears them.
+      return { ...s, phase: 'loaded', data: a.data, loading: null, fits: [], shownFit: null };
+    case 'fitStart':
+      return {
+        ...s,
+        phase: 'fitting',
+        running: { settings: a.settings, progress: null, trace: [] },
+        error: null,
+        notice: null,
+      };
+    case 'fitProgress': {
+      if (!s.running) return s;
+      const p = a.progress;
+      const trace = Number.isFinite(p.objective)
+        ? [...s.running.trace, { step: p.step, objective: p.objective }]
+        : s.running.trace;
+      return { ...s, running: { ...s.running, progress: p, trace } };
+    }
+    case 'fitDone': {
+      const id = nextFitId++;
+      const f = a.fit;
+      const label = a.label ?? `#${id} ${f.model} · ${f.optimizer} · ${f.engine}`;
+      const fits = [...s.fits, { id, label, fit: f, origin: a.origin }];
+      return { ...s, phase: 'fitted', running: null, fits, shownFit: id };
+    }
+    case 'cancelled':
+      return { ...s, phase: settled(s), loading: null, running: null, notice: a.notice };
+    case 'failed':
+      return { ...s, phase: 'error', loading: null, running: null, error: a.error };
+    case 'showFit':
+      return { ...s, shownFit: a.id };
+    case 'removeFit': {
+      const fits = s.fits.filter((f) => f.id !== a.id);
+      const shownFit = s.shownFit === a.id ? (fits.at(-1)?.id ?? null) : s.shownFit;
+      const phase = s.phase === 'fitted' || s.phase === 'loaded' ? settled({ ...s, fits }) : s.phase;
+      return { ...s, fits, shownFit, phase };
+    }
+    case 'dismiss':
+      return { ...s, error: null, notice: null, phase: s.phase === 'error' ? settled(s) : s.phase };
+    case 'notice':
+      return { ...s, notice: a.notice };
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The app's verbs (load files, load the demo, fit, cancel) wired to the worker
+ * bridge and the reducer. One task runs at a time: starting one cancels the last.
+ */
+import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
+import type { FitSettings } from '../core/fit/types';
+import type { LoadOptions, LoadSource } from '../worker/protocol';
+import { getBridge, isAbort } from './bridge';
+import { alignFit, looksLikeFitJson, parseFitJson } from './fitio';
+import { initialState, reducer, type AppState, type UiError } from './state';
+
+/** The embedded demo: real NAEP data (see public/demo/README.md). */
+export const DEMO_FILES = ['econ-reading.wide.csv', 'econ-reading.items.csv'];
+
+export interface Workbench {
+  state: AppState;
+  loadFiles(files: File[], opts?: LoadOptions): Promise<void>;
+  loadDemo(): Promise<void>;
+  fit(settings: FitSettings): Promise<void>;
+  cancel(): void;
+  showFit(id: number): void;
+  removeFit(id: number): void;
+  dismiss(): void;
+}
+
+/** Turns anything thrown into what the error banner shows. */
+export function toUiError(e: unknown, title: string): UiError {
+  if (!(e instanceof Error)) return { title, message: String(e) };
+  const f = e as Error & { file?: string; line?: number; column?: string | number };
+  return { title, message: e.message, file: f.file, line: f.line, column: f.column };
+}
+
+const fileName = (f: File) => f.webkitRelativePath || f.name;
+
+export function useWorkbench(settingsForDemo: FitSettings): Workbench {
+  const [state, dispatch] = useReducer(reducer, initialState);
+  const current = useRef<AbortController | null>(null);
+  const latest = useRef(state);
+  useEffect(() => {
+    latest.current = state;
+  }, [state]);
+
+  useEffect(() => {
+    getBridge().onRestart = (reason) =>
+      dispatch({ type: 'notice', notice: `${reason} A fresh worker has your data; please retry.` });
+  }, []);
+
+  /** Starts a task: cancels the running one and returns a guard for dispatches. */
+  const begin = useCallback(() => {
+    current.current?.abort();
+    const ac = new AbortController();
+    current.current = ac;
+    return { signal: ac.signal, live: () => current.current === ac };
+  }, []);
+
+  const fail = useCallback((e: unknown, title: string, live: () => boolean) => {
+    if (!live()) return;
+    if (isAbort(e)) dispatch({ type: 'cancelled', notice: 'Cancelled.' });
+    else dispatch({ type: 'failed', error: toUiError(e, title) });
+  }, []);
+
+  const runFit = useCallback(
+    async (settings: FitSettings, task = begin()) => {
+      dispatch({ type: 'fitStart', settings });
+      try {
+        const fit = await getBridge().fit(task.signal, settings, (progress) => {
+          if (task.live()) dispatch({ type: 'fitProgress', progress });
+        });
+        if (task.live()) dispatch({ type: 'fitDone', fit, origin: 'fit' });
+      } catch (e) {
+        fail(e, 'The fit failed', task.live);
+      }
+    },
+    [begin, fail],
+  );
+
+  /** Loads data sources (if any) in the worker, then restores any fit files against them. */
+  const runLoad = useCallback(
+    async (
+      sources: LoadSource[],
+      fitFiles: { name: string; text: string }[],
+      opts: LoadOptions,
+      task: ReturnType<typeof begin>,
+    ): Promise<boolean> => {
+      let ds = latest.current.data?.dataset ?? null;
+      if (sources.length) {
+        const names = sources.map((s) => s.name);
+        dispatch({ type: 'loadStart', files: names });
+        try {
+          const res = await getBridge().load(task.signal, sources, opts, (progress) => {
+            if (task.live()) dispatch({ type: 'loadProgress', progress });
+          });
+          if (!task.live()) return false;
+          ds = res.dataset;
+          const data = { dataset: ds, summary: res.summary, files: names, seconds: res.seconds };
+          dispatch({ type: 'loadDone', data });
+        } catch (e) {
+          fail(e, 'Could not load the data', task.live);
+          return false;
+        }
+      }
+      for (const f of fitFiles) {
+        try {
+          if (!ds) throw new Error(`${f.name}: load the data this fit belongs to together with it`);
+          const fit = alignFit(parseFitJson(f.text, f.name), ds, f.name);
+          dispatch({ type: 'fitDone', fit, origin: 'import', label: `${f.name} (${fit.model})` });
+        } catch (e) {
+          dispatch({ type: 'failed', error: toUiError(e, `Could not restore ${f.name}`) });
+          return false;
+        }
+      }
+      return true;
+    },
+    [fail],
+  );
+
+  const loadFiles = useCallback(
+    async (files: File[], opts: LoadOptions = {}) => {
+      if (!files.length) return;
+      const task = begin();
+      const sources: LoadSource[] = [];
+      const fitFiles: { name: string; text: string }[] = [];
+      for (const f of files) {
+        const name = fileName(f);
+        if (/\.json$/i.test(name)) {
+          const text = await f.text();
+          if (looksLikeFitJson(name, text)) {
+            fitFiles.push({ name, text });
+            continue;
+          }
+        }
+        sources.push({ name, blob: f });
+      }
+      await runLoad(sources, fitFiles, opts, task);
+    },
+    [begin, runLoad],
+  );
+
+  const loadDemo = useCallback(async () => {
+    const task = begin();
+    const base = new URL(`${import.meta.env.BASE_URL}demo/`, document.baseURI);
+    const sources = DEMO_FILES.map((name) => ({ name, url: new URL(name, base).href }));
+    if (await runLoad(sources, [], {}, task)) await runFit(settingsForDemo, task);
+  }, [begin, runLoad, runFit, settingsForDemo]);
+
+  const cancel = useCallback(() => current.current?.abort(), []);
+
+  return useMemo(
+    () => ({
+      state,
+      loadFiles,
+      loadDemo,
+      fit: (s: FitSettings) => runFit(s),
+      cancel,
+      showFit: (id: number) => dispatch({ type: 'showFit', id }),
+      removeFit: (id: number) => dispatch({ type: 'removeFit', id }),
+      dismiss: () => dispatch({ type: 'dismiss' }),
+    }),
+    [state, loadFiles, loadDemo, runFit, cancel],
+  );
+}

@@ -1,0 +1,46 @@
+import { useCallback } from 'react';
+import { bandsChart } from '../../charts/bands';
+import { distractorHistogramChart } from '../../charts/distractorHistogram';
+import { distractorsByBenchmarkChart } from '../../charts/distractorsByBenchmark';
+import { bandsData } from '../chartData';
+import { Chart } from '../components/Chart';
+import type { Derived } from '../derive';
+import { ItemPicker } from './ItemPicker';
+import type { ViewProps } from './types';
+
+/** Informative distractors per benchmark and per item, and the selected item's dominance bands. */
+export function DistractorsView(props: ViewProps & { derived: Derived }) {
+  const { fit, ds, item, derived } = props;
+  const renderBench = useCallback(
+    () => distractorsByBenchmarkChart(derived.distractorsByBenchmark),
+    [derived.distractorsByBenchmark],
+  );
+  const renderHist = useCallback(
+    () => distractorHistogramChart({ counts: derived.items.map((r) => r.informative) }),
+    [derived.items],
+  );
+  const id = fit.items[item]?.id;
+  const renderBands = useCallback(
+    () => bandsChart(bandsData(fit, ds, item), { title: `Most likely option of item ${id} over θ` }),
+    [fit, ds, item, id],
+  );
+  if (derived.binary)
+    return (
+      <p className="note" data-testid="binary-note">
+        {fit.model} is a binary model: it scores correctness only, so it has no distractor
+        parameters. Fit a nominal model (llmnrm, nrm-soft, …) to see distractors.
+      </p>
+    );
+  return (
+    <div className="view-grid">
+      <p className="lead">
+        An informative distractor is a wrong option that is the single most likely response
+        somewhere in θ ∈ [−4, 4].
+      </p>
+      <Chart render={renderBench} name="distractors-by-benchmark" />
+      <Chart render={renderHist} name="distractor-histogram" />
+      <ItemPicker {...props} />
+      <Chart render={renderBands} name={`bands-${id}`} />
+    </div>
+  );
+}

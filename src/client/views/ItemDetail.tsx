@@ -1,0 +1,78 @@
+import { useCallback, useMemo } from 'react';
+import { iccChart } from '../../charts/icc';
+import { itemInfoChart } from '../../charts/itemInfo';
+import { OPTION_LABELS } from '../../core/data/types';
+import { isBinary } from '../../core/model/types';
+import { iccData, itemInfoData } from '../chartData';
+import { Chart } from '../components/Chart';
+import type { ViewProps } from './types';
+
+/** Question and option texts (when the data had them), ICC and item information. */
+export function ItemDetail({ fit, ds, item }: ViewProps) {
+  const it = fit.items[item];
+  const text = ds.itemTexts?.[item] ?? null;
+  const binary = isBinary(fit.model);
+  const icc = useMemo(() => iccData(fit, ds, item), [fit, ds, item]);
+  const renderIcc = useCallback(
+    () =>
+      iccChart(icc, {
+        title: binary
+          ? `P(correct) of item ${it.id} over θ`
+          : `Option curves of item ${it.id} over θ`,
+      }),
+    [icc, binary, it.id],
+  );
+  const renderInfo = useCallback(
+    () => itemInfoChart(itemInfoData(fit, ds, item), { title: `Information of item ${it.id}` }),
+    [fit, ds, item, it.id],
+  );
+  const tooltip = useCallback(
+    (target: Element) => {
+      const id = target.closest('[data-llm]')?.getAttribute('data-llm');
+      const llm = id ? icc.llms?.find((l) => l.id === id) : undefined;
+      if (!llm) return null;
+      return (
+        <>
+          <strong>{llm.id}</strong> (θ = {llm.theta.toFixed(2)})
+          <br />
+          {llm.probs.map((p, k) => (
+            <span key={k} className={k === icc.key ? 'key' : undefined}>
+              {icc.labels[k]} {p.toFixed(3)}
+              {k < llm.probs.length - 1 ? ', ' : ''}
+            </span>
+          ))}
+        </>
+      );
+    },
+    [icc],
+  );
+  if (!it) return null;
+  return (
+    <div className="item-detail" data-testid="item-detail">
+      <h3>
+        Item {it.id}{' '}
+        <span className="muted">
+          {it.benchmark ? `· ${it.benchmark} ` : ''}· key {it.key}
+        </span>
+      </h3>
+      {text && (
+        <div className="item-text">
+          <p>{text.question || <em>(no question text)</em>}</p>
+          <ol className="options" type="A">
+            {text.options.slice(0, it.nOptions).map((o, k) => (
+              <li key={k} className={k === ds.key[item] ? 'key' : undefined}>
+                <span className="sr-only">{OPTION_LABELS[k]}: </span>
+                {o || <em>(no text)</em>}
+                {k === ds.key[item] ? ' ✓' : ''}
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+      <div className="chart-pair">
+        <Chart render={renderIcc} name={`icc-${it.id}`} tooltip={tooltip} className="icc" />
+        <Chart render={renderInfo} name={`item-info-${it.id}`} className="item-info" />
+      </div>
+    </div>
+  );
+}

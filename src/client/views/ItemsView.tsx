@@ -1,0 +1,62 @@
+import { DataTable, type Column } from '../components/DataTable';
+import { fmtPercent } from '../format';
+import type { Derived, ItemRow } from '../derive';
+import type { ViewProps } from './types';
+import { ItemDetail } from './ItemDetail';
+
+function columns(binary: boolean): Column<ItemRow>[] {
+  const cols: Column<ItemRow>[] = [
+    { key: 'id', label: 'Item', value: (r) => r.id },
+    { key: 'benchmark', label: 'Benchmark', value: (r) => r.benchmark },
+    { key: 'key', label: 'Key', value: (r) => r.key },
+    { key: 'b', label: binary ? 'b' : 'b̃', value: (r) => r.b, numeric: true },
+    { key: 'aKey', label: binary ? 'a' : 'a_key', value: (r) => r.aKey, numeric: true },
+    {
+      key: 'info',
+      label: 'Mean info',
+      value: (r) => r.infoBinary + r.infoWrong,
+      numeric: true,
+    },
+  ];
+  if (!binary)
+    cols.push({
+      key: 'informative',
+      label: 'Inform. distractors',
+      value: (r) => r.informative,
+      render: (r) => r.informative,
+      numeric: true,
+    });
+  cols.push({
+    key: 'accuracy',
+    label: 'Accuracy',
+    value: (r) => r.accuracy,
+    render: (r) => fmtPercent(r.accuracy, 0),
+    numeric: true,
+  });
+  return cols;
+}
+
+/** Items table (search, sort, Up/Down) and the selected item's curves. */
+export function ItemsView(props: ViewProps & { derived: Derived }) {
+  const { derived, item, onItem } = props;
+  return (
+    <div className="items-view">
+      <DataTable
+        rows={derived.items}
+        columns={columns(derived.binary)}
+        rowKey={(r) => r.index}
+        name="items"
+        caption="Items"
+        searchKeys={['id', 'benchmark']}
+        selected={item}
+        onSelect={(r) => onItem(r.index)}
+        pageSize={300}
+      />
+      <ItemDetail {...props} />
+      <p className="muted small">
+        Mean info = I_binary + I_wrong averaged over the fitted θ of the LLMs
+        {derived.binary ? '.' : `; b̃ is the paper's difficulty index (eq. 10).`}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { useMemo, useState } from 'react';
+import type { Dataset } from '../../core/data/types';
+import type { FitJson } from '../../core/fit/types';
+import { Tabs } from '../components/Tabs';
+import { deriveStats } from '../derive';
+import { DistractorsView } from './DistractorsView';
+import { InformationView } from './InformationView';
+import { ItemsView } from './ItemsView';
+import { LlmsView } from './LlmsView';
+
+const TABS = [
+  { id: 'items', label: 'Items' },
+  { id: 'information', label: 'Information' },
+  { id: 'distractors', label: 'Distractors' },
+  { id: 'llms', label: 'LLMs' },
+];
+
+/** The tabbed views of one fit. The selected item and LLM survive switching tabs and fits. */
+export function Results({ fit, ds }: { fit: FitJson; ds: Dataset }) {
+  const [tab, setTab] = useState('items');
+  const [itemPick, setItem] = useState(0);
+  const [llm, setLlm] = useState<string | null>(null);
+  const derived = useMemo(() => deriveStats(fit, ds), [fit, ds]);
+  const item = Math.min(Math.max(0, itemPick), fit.items.length - 1);
+  const props = { fit, ds, item, onItem: setItem, derived };
+  return (
+    <Tabs tabs={TABS} active={tab} onChange={setTab} label="Views">
+      {tab === 'items' && <ItemsView {...props} />}
+      {tab === 'information' && <InformationView {...props} />}
+      {tab === 'distractors' && <DistractorsView {...props} />}
+      {tab === 'llms' && <LlmsView {...props} llm={llm} onLlm={setLlm} />}
+    </Tabs>
+  );
+}

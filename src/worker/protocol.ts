@@ -1,0 +1,59 @@
+/**
+ * What crosses the worker boundary, read by both sides. Types only: the client
+ * imports nothing from the worker at run time except the error transfer handler.
+ */
+import type { LoadOptions as CoreLoadOptions } from '../core/data/load';
+import type { Dataset } from '../core/data/types';
+import type { EngineName } from '../core/engines/types';
+
+/** One input file, in whichever form the caller has it. */
+export type LoadSource =
+  | { name: string; text: string; model?: string }
+  | { name: string; blob: Blob; model?: string }
+  /** Fetched by the worker (same origin only): the embedded demo. */
+  | { name: string; url: string };
+
+/** Parser options that can cross the boundary (the worker adds signal and progress). */
+export type LoadOptions = Omit<CoreLoadOptions, 'signal' | 'onProgress'>;
+
+/** Progress of a load, throttled to about 10 per second. */
+export interface LoadProgress {
+  /** Bytes read so far over all files. */
+  bytes: number;
+  /** Bytes in all files (0 while not yet known). */
+  totalBytes: number;
+  /** Data rows read so far. */
+  rows: number;
+  elapsedMs: number;
+}
+
+/** A short, plain description of a loaded data set, for the summary panel. */
+export interface DataSummary {
+  J: number;
+  I: number;
+  Kmax: number;
+  /** optionCounts[K] = number of items with K options. */
+  optionCounts: Record<number, number>;
+  /** Items per benchmark ('' when unknown). */
+  benchmarks: { name: string; items: number }[];
+  /** Share of (LLM, item) cells with no observation. */
+  missingShare: number;
+  /** Mean of the mass outside the options, over cells where it is known (NaN if none). */
+  meanLeakage: number;
+  /** Largest leakage over known cells (NaN if none). */
+  maxLeakage: number;
+  hasItemTexts: boolean;
+}
+
+export interface LoadResult {
+  dataset: Dataset;
+  summary: DataSummary;
+  /** Seconds the worker spent reading and parsing. */
+  seconds: number;
+}
+
+/** Which engine a choice resolves to on this machine, and why. */
+export interface EngineResolution {
+  name: EngineName;
+  reason: string;
+}

@@ -1,0 +1,140 @@
+/**
+ * The compute worker: parses files and fits models off the main thread. It
+ * keeps the last loaded data set, so a fit never re-sends it. No DOM here.
+ */
+import * as Comlink from 'comlink';
+import { loadDataset, type LoadInput } from '../core/data/load';
+import type { Dataset } from '../core/data/types';
+import type { EngineChoice } from '../core/engines/types';
+import { fitDataset } from '../core/fit/fit';
+import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
+import { pickEngine, resolveChoice } from './engines';
+import { keepErrorFields } from './errorTransfer';
+import type {
+  EngineResolution,
+  LoadOptions,
+  LoadProgress,
+  LoadResult,
+  LoadSource,
+} from './protocol';
+import { summarise } from './summary';
+import { throttle } from './throttle';
+import { datasetBuffers, copyDataset } from './transfer';
+
+keepErrorFields();
+
+let dataset: Dataset | null = null;
+const controllers = new Map<number, AbortController>();
+/** Ids cancelled before their call registered (a cancel can overtake a start). */
+const cancelledEarly = new Set<number>();
+
+function register(callId: number): AbortController {
+  const ac = new AbortController();
+  if (cancelledEarly.delete(callId)) ac.abort();
+  controllers.set(callId, ac);
+  return ac;
+}
+
+async function toInput(src: LoadSource, signal: AbortSignal): Promise<LoadInput & { blob: Blob }> {
+  if ('blob' in src) return src;
+  if ('text' in src) return { name: src.name, model: src.model, blob: new Blob([src.text]) };
+  const res = await fetch(src.url, { signal });
+  if (!res.ok) throw new Error(`${src.name}: could not fetch (${res.status} ${res.statusText})`);
+  return { name: src.name, blob: await res.blob() };
+}
+
+function release(cb: unknown): void {
+  const r = (cb as { [Comlink.releaseProxy]?: () => void })[Comlink.releaseProxy];
+  if (typeof r === 'function') r.call(cb);
+}
+
+const api = {
+  /** Reads and parses `sources`; on success the data set replaces the previous one. */
+  async load(
+    sources: LoadSource[],
+    opts: LoadOptions,
+    onProgress: (p: LoadProgress) => void,
+    callId: number,
+  ): Promise<LoadResult> {
+    const ac = register(callId);
+    const t0 = performance.now();
+    try {
+      const files = await Promise.all(sources.map((s) => toInput(s, ac.signal)));
+      const totalBytes = files.reduce((n, f) => n + f.blob.size, 0);
+      const report = throttle((p: LoadProgress) => void onProgress(p));
+      report.push({ bytes: 0, totalBytes, rows: 0, elapsedMs: performance.now() - t0 });
+      const ds = await loadDataset(files, {
+        ...opts,
+        signal: ac.signal,
+        onProgress: (bytes: number, rows: number) =>
+          report.push({ bytes, totalBytes, rows, elapsedMs: performance.now() - t0 }),
+      });
+      report.flush();
+      dataset = ds;
+      // The worker keeps its data set; the client gets a transferred copy.
+      const copy = copyDataset(ds);
+      const result: LoadResult = {
+        dataset: copy,
+        summary: summarise(ds),
+        seconds: (performance.now() - t0) / 1000,
+      };
+      return Comlink.transfer(result, datasetBuffers(copy));
+    } finally {
+      controllers.delete(callId);
+      release(onProgress);
+    }
+  },
+
+  /** Fits the current data set. Rejects with an AbortError when cancelled. */
+  async fit(
+    settings: FitSettings,
+    onProgress: (p: FitProgress) => void,
+    callId: number,
+  ): Promise<FitJson> {
+    const ac = register(callId);
+    try {
+      if (!dataset) throw new Error('No data is loaded: load a data set before fitting.');
+      const engine = await pickEngine(settings.engine);
+      const report = throttle((p: FitProgress) => void onProgress(p));
+      const fit = await fitDataset(dataset, settings, {
+        signal: ac.signal,
+        engine,
+        onProgress: (p) => report.push(p),
+      });
+      report.flush();
+      return fit;
+    } finally {
+      controllers.delete(callId);
+      release(onProgress);
+    }
+  },
+
+  /** Which engine `choice` would run here, and why. */
+  resolveEngine(choice: EngineChoice): Promise<EngineResolution> {
+    return resolveChoice(choice);
+  },
+
+  /** Replaces the data set (the bridge re-sends it after a restart). */
+  useDataset(ds: Dataset): void {
+    dataset = ds;
+  },
+
+  /** Aborts the call with this id, or the next one to start with it. */
+  cancel(callId: number): void {
+    const ac = controllers.get(callId);
+    if (ac) ac.abort();
+    else cancelledEarly.add(callId);
+  },
+
+  /** Throws outside any call, as a crash would; lets tests exercise recovery. */
+  simulateCrash(): void {
+    setTimeout(() => {
+      throw new Error('simulated crash');
+    }, 0);
+  },
+};
+
+/** The worker's API as the bridge sees it (imported there as a type only). */
+export type WorkerApi = typeof api;
+
+Comlink.expose(api);
