@@ -120,5 +120,5 @@ export function fmt(x: number, digits = 2): string {
 /** Rough left margin for a column of labels (no text measurement in detached nodes). */
 export function labelMargin(labels: string[], maxChars = 24): number {
   const longest = Math.max(0, ...labels.map((l) => Math.min(l.length, maxChars)));
-  return Math.min(180, Math.round(longest * 6.2 + 12));
+  return Math.min(190, Math.round(longest * 6.6 + 18));
 }
