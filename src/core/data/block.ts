@@ -52,7 +52,8 @@ export abstract class CellBlock {
 /** Throws the error for a (model, item) cell given twice. */
 function duplicate(t: ScatterTarget, c: number, file: string, line: number, id: number): never {
   const other = t.owner[c];
-  const first = other === id ? `line ${t.ownerLine[c]}` : `${t.fileOf(other)} line ${t.ownerLine[c]}`;
+  const first =
+    other === id ? `line ${t.ownerLine[c]}` : `${t.fileOf(other)} line ${t.ownerLine[c]}`;
   const j = Math.floor(c / t.I);
   throw new DataError(
     `duplicate cell: model '${t.llmIds[j]}', item '${t.itemIds[c - j * t.I]}' was already given at ${first}`,

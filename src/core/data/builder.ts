@@ -29,7 +29,8 @@ export interface ItemRecord {
 /** Items files' contents, by item id. */
 export type ItemsTable = Map<string, ItemRecord>;
 
-const place = (w: Where, file: string) => (w.file === file ? `line ${w.line}` : `${w.file} line ${w.line}`);
+const place = (w: Where, file: string) =>
+  w.file === file ? `line ${w.line}` : `${w.file} line ${w.line}`;
 
 interface Tally {
   file: string;
@@ -193,7 +194,13 @@ export class DatasetBuilder {
   warnings(): LoadWarning[] {
     const out: LoadWarning[] = [];
     for (const t of this.tallies.values())
-      out.push({ file: t.file, line: t.line, code: t.code, count: t.count, message: t.message(t.count) });
+      out.push({
+        file: t.file,
+        line: t.line,
+        code: t.code,
+        count: t.count,
+        message: t.message(t.count),
+      });
     return out.concat(this.notes);
   }
 }

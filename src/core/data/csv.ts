@@ -2,7 +2,8 @@
  * Incremental CSV reading: string chunks go in, rows with their 1-based file line
  * numbers come out. Chunks are cut at the last newline outside quotes, and each
  * complete piece goes through `Papa.parse` in step mode, so the text is never held
- * twice and quoted fields may span chunks and lines.
+ * twice and quoted fields may span chunks and lines. The unfinished tail is
+ * rescanned with the next chunk; it is normally shorter than a row.
  */
 import Papa from 'papaparse';
 import { DataError } from './types.ts';
@@ -32,13 +33,14 @@ export interface CsvHeader {
   raw: string;
 }
 
+const [QUOTE, COMMA, NEWLINE, RETURN] = [34, 44, 10, 13];
+
 type RowFn = (fields: string[], line: number) => void;
 
 /** Feeds rows of one CSV file to a callback, tracking line numbers and progress. */
 export class CsvChunkReader implements ChunkParser {
   rows = 0;
   private carry = '';
-  private inQuote = false;
   private line = 1;
   private bytes = 0;
   private started = false;
@@ -59,7 +61,7 @@ export class CsvChunkReader implements ChunkParser {
       if (chunk.length > 0) this.started = true;
     }
     const text = this.carry + chunk;
-    const cut = this.lastRowEnd(text, this.carry.length);
+    const cut = this.lastRowEnd(text);
     if (cut < 0) this.carry = text;
     else {
       this.carry = text.slice(cut + 1);
@@ -78,28 +80,34 @@ export class CsvChunkReader implements ChunkParser {
       throw new DataError('the file has a header but no data rows', this.file, 2);
   }
 
-  /** Index of the last newline outside quotes at or after `from`, or -1; updates quote state. */
-  private lastRowEnd(text: string, from: number): number {
-    let pos = from;
-    let q = this.inQuote;
+  /**
+   * Index of the last newline outside quoted fields, or -1. `text` starts at a
+   * row boundary, so the scan starts unquoted; like Papa, a quote opens a quoted
+   * field only at the start of a field, and `""` inside one is an escaped quote.
+   */
+  private lastRowEnd(text: string): number {
+    let pos = 0;
+    let quoted = false;
     let cut = -1;
     for (;;) {
-      if (q) {
+      if (quoted) {
         const close = text.indexOf('"', pos);
         if (close < 0) break;
-        q = false;
-        pos = close + 1;
+        if (text.charCodeAt(close + 1) === QUOTE) pos = close + 2;
+        else {
+          quoted = false;
+          pos = close + 1;
+        }
       } else {
         const open = text.indexOf('"', pos);
-        const end = open < 0 ? text.length : open;
-        const nl = text.lastIndexOf('\n', end - 1);
+        const nl = text.lastIndexOf('\n', (open < 0 ? text.length : open) - 1);
         if (nl >= pos) cut = nl;
         if (open < 0) break;
-        q = true;
+        const before = open === 0 ? NEWLINE : text.charCodeAt(open - 1);
+        quoted = before === COMMA || before === NEWLINE || before === RETURN;
         pos = open + 1;
       }
     }
-    this.inQuote = q;
     return cut;
   }
 

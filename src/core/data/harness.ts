@@ -33,7 +33,8 @@ export interface HarnessOptions extends StreamOptions {
 export function harnessTaskName(fileName: string): string {
   const base = fileName.split(/[\\/]/).pop() ?? fileName;
   const m =
-    /^samples_(.+)_(\d{4}-\d{2}-\d{2}T[\d:.-]+)\.jsonl$/.exec(base) ?? /^samples_(.+)\.jsonl$/.exec(base);
+    /^samples_(.+)_(\d{4}-\d{2}-\d{2}T[\d:.-]+)\.jsonl$/.exec(base) ??
+    /^samples_(.+)\.jsonl$/.exec(base);
   return m ? m[1] : base.replace(/\.jsonl?$/, '');
 }
 
@@ -106,7 +107,8 @@ export function createHarnessParser(
     for (let k = 0; k < n; k++) {
       const raw = unwrap(resps[k]);
       const at = { file, line, column };
-      const v = typeof raw === 'number' || typeof raw === 'string' ? readNumber(String(raw), at) : NaN;
+      const v =
+        typeof raw === 'number' || typeof raw === 'string' ? readNumber(String(raw), at) : NaN;
       if (Number.isNaN(v)) throw err(`choice ${k} has no log-likelihood`, column, 'a number');
       checkDeclared(v, 'logprob', at);
       const len = opts.lengthNormalise ? [...texts![k]].length : 1;

@@ -12,7 +12,13 @@ export { createWideParser, type ValueOptions } from './wide.ts';
 export { createLongParser } from './long.ts';
 export { createItemsParser } from './items.ts';
 export { createHarnessParser, harnessTaskName, type HarnessOptions } from './harness.ts';
-export { loadDataset, loadSources, type ByteSource, type LoadInput, type LoadOptions } from './load.ts';
+export {
+  loadDataset,
+  loadSources,
+  type ByteSource,
+  type LoadInput,
+  type LoadOptions,
+} from './load.ts';
 export { datasetSummary, type DatasetSummary } from './summary.ts';
 export { subsetDataset } from './subset.ts';
 export { writeWideCsv, writeLongCsv, writeItemsCsv } from './write.ts';

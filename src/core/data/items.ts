@@ -3,7 +3,13 @@
  * Supplies keys and option counts for long files, and item texts for any format.
  */
 import type { DatasetBuilder, ItemsTable } from './builder.ts';
-import { CsvChunkReader, requireColumn, type ChunkParser, type CsvHeader, type StreamOptions } from './csv.ts';
+import {
+  CsvChunkReader,
+  requireColumn,
+  type ChunkParser,
+  type CsvHeader,
+  type StreamOptions,
+} from './csv.ts';
 import { readLabel, readOptionCount } from './values.ts';
 import { DataError, OPTION_LABELS } from './types.ts';
 
@@ -47,8 +53,7 @@ export function createItemsParser(
 
   const onRow = (f: string[], line: number) => {
     const id = f[col.item].trim();
-    if (id === '')
-      throw new DataError('empty item id', file, line, 'item', 'a non-empty item id');
+    if (id === '') throw new DataError('empty item id', file, line, 'item', 'a non-empty item id');
     const prev = table.get(id);
     if (prev)
       throw new DataError(

@@ -59,7 +59,12 @@ export function createLongParser(
     block.valueColumn = valueName;
     const extra = h.names.filter((n) => n !== '' && ![...Object.keys(col), valueName].includes(n));
     if (extra.length > 0)
-      builder.warn({ file, line: 1, code: 'ignored-column', message: `ignored columns: ${extra.join(', ')}` });
+      builder.warn({
+        file,
+        line: 1,
+        code: 'ignored-column',
+        message: `ignored columns: ${extra.join(', ')}`,
+      });
   };
 
   const onRow = (f: string[], line: number) => {
@@ -76,7 +81,12 @@ export function createLongParser(
       );
     const i = builder.item(itemId);
     const j = builder.llm(model);
-    const k = readLabel(f[col.option], builder.itemN[i], { file, line, column: 'option' }, 'option');
+    const k = readLabel(
+      f[col.option],
+      builder.itemN[i],
+      { file, line, column: 'option' },
+      'option',
+    );
     const at = { file, line, column: valueName };
     const v = readNumber(f[col.value], at);
     if (!Number.isNaN(v)) checkDeclared(v, kind, at);

@@ -67,7 +67,9 @@ describe('NAEP shared data', () => {
     expectNaepShape(ds, 1380);
     expect(ds.itemIds.slice(0, 2)).toEqual(['NAEP-E407201#p0', 'NAEP-E407201#p1']);
     expect(ds.key[1]).toBe(3); // key D in the second cyclic order
-    expect(ds.itemTexts?.[0]?.options[0]).toBe("Country A's economic growth rate will be higher than Country B's.");
+    expect(ds.itemTexts?.[0]?.options[0]).toBe(
+      "Country A's economic growth rate will be higher than Country B's.",
+    );
     expect(ds.itemTexts?.every((t) => t !== null && t.options.length === 4)).toBe(true);
   });
 
@@ -78,7 +80,9 @@ describe('NAEP shared data', () => {
       files.map((f) => ({ name: f, blob: new Blob([readFileSync(at(f))]) })),
       { chunkSize: 4093 },
     );
-    const texts = await loadDataset(files.map((f) => ({ name: f, text: readFileSync(at(f), 'utf8') })));
+    const texts = await loadDataset(
+      files.map((f) => ({ name: f, text: readFileSync(at(f), 'utf8') })),
+    );
     expect(blobs.obs).toEqual(disk.obs);
     expect(texts.obs).toEqual(disk.obs);
     expect(blobs.itemTexts).toEqual(disk.itemTexts);

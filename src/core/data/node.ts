@@ -42,7 +42,10 @@ function fileSource(file: string, size: number, chunk: number, model?: string): 
  * model: its `*.jsonl` harness logs are read with the folder's name as the model.
  * Other paths are files of any format `loadDataset` reads.
  */
-export async function loadDatasetFromPaths(paths: string[], opts: LoadOptions = {}): Promise<Dataset> {
+export async function loadDatasetFromPaths(
+  paths: string[],
+  opts: LoadOptions = {},
+): Promise<Dataset> {
   const chunk = opts.chunkSize ?? DEFAULT_CHUNK;
   const sources: ByteSource[] = [];
   for (const p of paths) {
@@ -54,7 +57,13 @@ export async function loadDatasetFromPaths(paths: string[], opts: LoadOptions = 
     const model = path.basename(path.resolve(p));
     const logs = (await readdir(p)).filter((f) => f.toLowerCase().endsWith('.jsonl')).sort();
     if (logs.length === 0)
-      throw new DataError('folder has no .jsonl harness logs', p, undefined, undefined, 'samples_<task>_<date>.jsonl files');
+      throw new DataError(
+        'folder has no .jsonl harness logs',
+        p,
+        undefined,
+        undefined,
+        'samples_<task>_<date>.jsonl files',
+      );
     for (const f of logs) {
       const file = path.join(p, f);
       sources.push(fileSource(file, (await stat(file)).size, chunk, model));

@@ -5,7 +5,8 @@ function indices(sel: ArrayLike<number> | undefined, n: number, what: string): n
   if (!sel) return Array.from({ length: n }, (_, i) => i);
   const out = Array.from(sel);
   for (const x of out)
-    if (!Number.isInteger(x) || x < 0 || x >= n) throw new RangeError(`${what} index ${x} out of 0..${n - 1}`);
+    if (!Number.isInteger(x) || x < 0 || x >= n)
+      throw new RangeError(`${what} index ${x} out of 0..${n - 1}`);
   return out;
 }
 

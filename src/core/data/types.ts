@@ -87,7 +87,11 @@ function formatDataError(
   column?: string | number,
   expected?: string,
 ): string {
-  const where = [file, line !== undefined ? `line ${line}` : '', column !== undefined ? `column ${column}` : '']
+  const where = [
+    file,
+    line !== undefined ? `line ${line}` : '',
+    column !== undefined ? `column ${column}` : '',
+  ]
     .filter(Boolean)
     .join(', ');
   return `${where}: ${message}${expected ? ` (expected ${expected})` : ''}`;

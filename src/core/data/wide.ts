@@ -4,7 +4,13 @@
  */
 import { RowBlock } from './block.ts';
 import type { DatasetBuilder } from './builder.ts';
-import { CsvChunkReader, requireColumn, type ChunkParser, type CsvHeader, type StreamOptions } from './csv.ts';
+import {
+  CsvChunkReader,
+  requireColumn,
+  type ChunkParser,
+  type CsvHeader,
+  type StreamOptions,
+} from './csv.ts';
 import { KindDetector } from './kind.ts';
 import { checkDeclared, readLabel, readNumber, readOptionCount } from './values.ts';
 import { DataError, OPTION_LABELS, type ValueKind } from './types.ts';
@@ -77,7 +83,12 @@ export function createWideParser(
     if (optCol.filter((c) => c >= 0).length < 2)
       throw new DataError('fewer than two option columns', file, 1, undefined, EXPECTED);
     if (ignored.length > 0)
-      builder.warn({ file, line: 1, code: 'ignored-column', message: `ignored columns: ${ignored.join(', ')}` });
+      builder.warn({
+        file,
+        line: 1,
+        code: 'ignored-column',
+        message: `ignored columns: ${ignored.join(', ')}`,
+      });
     if (opts.valueKind) declared = { kind: opts.valueKind, reason: 'override' };
     else if (prefix === 'p_') declared = { kind: 'prob', reason: 'column prefix p_' };
     else if (prefix === 'logp_') declared = { kind: 'logprob', reason: 'column prefix logp_' };
@@ -95,7 +106,8 @@ export function createWideParser(
     const i = builder.item(itemId);
     const j = builder.llm(model);
     const at = { file, line };
-    if (col.n >= 0) builder.setN(i, readOptionCount(f[col.n], { file, line, column: 'n_options' }), at);
+    if (col.n >= 0)
+      builder.setN(i, readOptionCount(f[col.n], { file, line, column: 'n_options' }), at);
     if (col.bench >= 0) builder.setBenchmark(i, f[col.bench].trim(), at);
     const K = builder.itemN[i];
     builder.setKey(i, readLabel(f[col.key], K, { file, line, column: 'key' }), at);
@@ -122,7 +134,13 @@ export function createWideParser(
       hi = k;
     }
     if (count === 0)
-      throw new DataError('row has no option values', file, line, block.valueColumn, 'option values');
+      throw new DataError(
+        'row has no option values',
+        file,
+        line,
+        block.valueColumn,
+        'option values',
+      );
     if (!declared) detector.rowSum(sum, line);
     if (K === 0) {
       const inf = inferred.get(i);

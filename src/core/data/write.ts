@@ -12,17 +12,27 @@ const unparse = (rows: (string | number)[][]) => Papa.unparse(rows, { newline: '
 
 function eachCell(ds: Dataset, fn: (j: number, i: number, off: number) => void): void {
   for (let j = 0; j < ds.J; j++)
-    for (let i = 0; i < ds.I; i++) if (ds.observed[j * ds.I + i]) fn(j, i, (j * ds.I + i) * ds.Kmax);
+    for (let i = 0; i < ds.I; i++)
+      if (ds.observed[j * ds.I + i]) fn(j, i, (j * ds.I + i) * ds.Kmax);
 }
 
 /** Wide CSV `model,item,benchmark,key,n_options,A..`: one row per observed cell. */
 export function writeWideCsv(ds: Dataset): string {
   const labels = OPTION_LABELS.slice(0, ds.Kmax);
-  const rows: (string | number)[][] = [['model', 'item', 'benchmark', 'key', 'n_options', ...labels]];
+  const rows: (string | number)[][] = [
+    ['model', 'item', 'benchmark', 'key', 'n_options', ...labels],
+  ];
   eachCell(ds, (j, i, off) => {
     const K = ds.nOptions[i];
     const vals = labels.map((_, k) => (k < K ? fmt(ds.obs[off + k]) : ''));
-    rows.push([ds.llmIds[j], ds.itemIds[i], ds.benchmarks[i], OPTION_LABELS[ds.key[i]], K, ...vals]);
+    rows.push([
+      ds.llmIds[j],
+      ds.itemIds[i],
+      ds.benchmarks[i],
+      OPTION_LABELS[ds.key[i]],
+      K,
+      ...vals,
+    ]);
   });
   return unparse(rows);
 }
@@ -41,13 +51,27 @@ export function writeLongCsv(ds: Dataset): string {
 export function writeItemsCsv(ds: Dataset): string {
   const texts = ds.itemTexts;
   const optCols = OPTION_LABELS.slice(0, ds.Kmax).map((l) => `option_${l}`);
-  const head = ['item', 'benchmark', 'key', 'n_options', ...(texts ? ['question', ...optCols] : [])];
+  const head = [
+    'item',
+    'benchmark',
+    'key',
+    'n_options',
+    ...(texts ? ['question', ...optCols] : []),
+  ];
   const rows: (string | number)[][] = [head];
   for (let i = 0; i < ds.I; i++) {
-    const row: (string | number)[] = [ds.itemIds[i], ds.benchmarks[i], OPTION_LABELS[ds.key[i]], ds.nOptions[i]];
+    const row: (string | number)[] = [
+      ds.itemIds[i],
+      ds.benchmarks[i],
+      OPTION_LABELS[ds.key[i]],
+      ds.nOptions[i],
+    ];
     if (texts) {
       const t = texts[i];
-      row.push(t?.question ?? '', ...optCols.map((_, k) => (k < ds.nOptions[i] ? (t?.options[k] ?? '') : '')));
+      row.push(
+        t?.question ?? '',
+        ...optCols.map((_, k) => (k < ds.nOptions[i] ? (t?.options[k] ?? '') : '')),
+      );
     }
     rows.push(row);
   }
