@@ -70,8 +70,9 @@ export function FitList(props: {
         ))}
       </fieldset>
       {shown && (
-        <p className="muted small">
-          {shown.fit.engine}: {shown.fit.engineReason}
+        <p className="muted small" data-testid="fit-info">
+          {shown.fit.steps} steps in {fmtSeconds(shown.fit.seconds)}
+          {shown.fit.converged ? ', converged' : ''} · {shown.fit.engine}: {shown.fit.engineReason}
         </p>
       )}
       <div className="row">

@@ -6,6 +6,7 @@ import { MODEL_TYPES, type ModelType } from '../../core/model/types';
 import type { EngineResolution } from '../../worker/protocol';
 import { getBridge } from '../bridge';
 import type { RunningFit } from '../state';
+import { Field } from './Field';
 import { FitProgressView } from './FitProgressView';
 
 export interface FitPanelProps {
@@ -57,8 +58,7 @@ export function FitPanel({ settings: s, onSettings, canFit, running, onFit, onCa
     <section className="panel" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Fit</h2>
       <div className="form-grid">
-        <label>
-          Model
+        <Field label="Model">
           <select value={s.model} onChange={(e) => set('model', e.target.value as ModelType)}>
             {MODEL_TYPES.map((m) => (
               <option key={m} value={m}>
@@ -66,9 +66,8 @@ export function FitPanel({ settings: s, onSettings, canFit, running, onFit, onCa
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          Engine
+        </Field>
+        <Field label="Engine">
           <select value={s.engine} onChange={(e) => set('engine', e.target.value as EngineChoice)}>
             {ENGINE_CHOICES.map((e) => (
               <option key={e} value={e}>
@@ -76,12 +75,11 @@ export function FitPanel({ settings: s, onSettings, canFit, running, onFit, onCa
               </option>
             ))}
           </select>
-        </label>
+        </Field>
         <p className="engine-note muted" data-testid="engine-note">
           {engine ? `Runs on ${engine.name}: ${engine.reason}` : 'Checking engines…'}
         </p>
-        <label>
-          Optimiser
+        <Field label="Optimiser">
           <select
             value={s.optimizer}
             onChange={(e) => set('optimizer', e.target.value as OptimizerName)}
@@ -89,16 +87,14 @@ export function FitPanel({ settings: s, onSettings, canFit, running, onFit, onCa
             <option value="fast">fast (L-BFGS to convergence)</option>
             <option value="adam">adam (the paper's full-batch Adam)</option>
           </select>
-        </label>
-        <label>
-          Mode
+        </Field>
+        <Field label="Mode">
           <select value={s.mode} onChange={(e) => set('mode', e.target.value as Mode)}>
             <option value="default">well-posed (default)</option>
             <option value="paper">paper (eq. 15 as written)</option>
           </select>
-        </label>
-        <label>
-          {s.optimizer === 'adam' ? 'Steps' : 'Max iterations'}
+        </Field>
+        <Field label={s.optimizer === 'adam' ? 'Steps' : 'Max iterations'}>
           <input
             type="number"
             min={1}
@@ -106,9 +102,8 @@ export function FitPanel({ settings: s, onSettings, canFit, running, onFit, onCa
             value={s.steps}
             onChange={(e) => num('steps', e.target.value)}
           />
-        </label>
-        <label>
-          Learning rate
+        </Field>
+        <Field label="Learning rate">
           <input
             type="number"
             min={0}
@@ -117,11 +112,10 @@ export function FitPanel({ settings: s, onSettings, canFit, running, onFit, onCa
             disabled={s.optimizer !== 'adam'}
             onChange={(e) => num('lr', e.target.value)}
           />
-        </label>
-        <label>
-          Seed
+        </Field>
+        <Field label="Seed">
           <input type="number" step={1} value={s.seed} onChange={(e) => num('seed', e.target.value)} />
-        </label>
+        </Field>
       </div>
       <div className="row">
         <button type="button" className="primary" onClick={onFit} disabled={!canFit}>

@@ -2,6 +2,7 @@ import { useId, useRef, useState } from 'react';
 import type { ValueKind } from '../../core/data/types';
 import type { LoadOptions } from '../../worker/protocol';
 import type { AppState } from '../state';
+import { Field } from './Field';
 import { LoadProgressView } from './LoadProgressView';
 
 export interface LoadPanelProps {
@@ -77,24 +78,22 @@ export function LoadPanel({ loading, onFiles, onDemo, onCancel }: LoadPanelProps
       </div>
       <details className="options">
         <summary>Reading options</summary>
-        <label>
-          Values
+        <Field label="Values">
           <select value={valueKind} onChange={(e) => setValueKind(e.target.value as '' | ValueKind)}>
             <option value="">detect</option>
             <option value="prob">probabilities</option>
             <option value="logprob">log-probabilities</option>
             <option value="weight">unnormalised weights</option>
           </select>
-        </label>
-        <label>
-          Model name for harness logs
+        </Field>
+        <Field label="Model name for harness logs">
           <input
             type="text"
             value={model}
             placeholder="default: the folder name"
             onChange={(e) => setModel(e.target.value)}
           />
-        </label>
+        </Field>
         <label className="check">
           <input
             type="checkbox"

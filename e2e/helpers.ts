@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, type Locator, type Page } from '@playwright/test';
+
+export const DEMO = path.resolve('public/demo');
+export const FIXTURES = path.resolve('e2e/fixtures');
+export const demoFile = (name: string) => path.join(DEMO, name);
+export const fixture = (name: string) => path.join(FIXTURES, name);
+
+/** Waits until the app root reports `state` (fits of the demo take ~1 s, big ones longer). */
+export async function waitState(page: Page, state: string, timeout = 45_000): Promise<void> {
+  await expect(page.locator(`.app[data-state="${state}"]`)).toBeVisible({ timeout });
+}
+
+/** Opens the app without the demo (`?nodemo`) or with it, fitted. */
+export async function open(page: Page, withDemo = false): Promise<void> {
+  page.on('pageerror', (e) => console.log(`pageerror: ${e.message}`));
+  await page.goto(withDemo ? '/' : '/?nodemo');
+  await waitState(page, withDemo ? 'fitted' : 'empty');
+}
+
+/** Picks files through the (hidden) file input. */
+export async function pickFiles(page: Page, files: string[]): Promise<void> {
+  await page.getByTestId('file-input').setInputFiles(files);
+}
+
+/** Clicks `trigger` and returns the download's name and bytes. */
+export async function download(
+  page: Page,
+  trigger: Locator,
+): Promise<{ name: string; bytes: Buffer }> {
+  const [dl] = await Promise.all([page.waitForEvent('download'), trigger.click()]);
+  const file = await dl.path();
+  return { name: dl.suggestedFilename(), bytes: readFileSync(file) };
+}
+
+/** Opens a tab of the results by its name. */
+export async function openTab(page: Page, name: string): Promise<void> {
+  await page.getByRole('tab', { name }).click();
+  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
+}
+
+/** The chart figure with this export name (see Chart's data-chart). */
+export const chart = (page: Page, name: string) => page.locator(`figure[data-chart="${name}"]`);
+export const chartStartingWith = (page: Page, prefix: string) =>
+  page.locator(`figure[data-chart^="${prefix}"]`);
+
+/** Drops files on the drop zone with a synthetic drag-and-drop event. */
+export async function dropFiles(page: Page, paths: string[]): Promise<void> {
+  const files = paths.map((p) => ({ name: path.basename(p), text: readFileSync(p, 'utf8') }));
+  await page.getByTestId('dropzone').evaluate((el, list) => {
+    const dt = new DataTransfer();
+    for (const f of list) dt.items.add(new File([f.text], f.name, { type: 'text/plain' }));
+    el.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    el.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, files);
+}
+
+/** Completed fits in the fit list. */
+export const fitRadios = (page: Page) => page.locator('.fit-list input[type=radio]');
+
+/** Picks a model and fits it, waiting until the new fit is listed and `fitted`. */
+export async function fitModel(page: Page, model: string): Promise<void> {
+  const before = await fitRadios(page).count();
+  await page.getByLabel('Model', { exact: true }).selectOption(model);
+  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+  await expect(fitRadios(page)).toHaveCount(before + 1, { timeout: 60_000 });
+  await waitState(page, 'fitted');
+}
