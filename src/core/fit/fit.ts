@@ -3,8 +3,12 @@ import { createFusedEngine } from '../engines/fused';
 import type { Engine, EngineName, Problem } from '../engines/types';
 import { makeObjective, pose } from './pose';
 import { adam, lbfgs, type OptimResult, type OptimStep } from './optim';
+import { countPreconditioner } from './precond';
 import { buildFitJson } from './result';
 import { DEFAULT_SETTINGS, PAPER_ADAM, type FitJson, type FitProgress, type FitSettings } from './types';
+
+/** Adam steps before L-BFGS in the fast optimiser. */
+export const FAST_WARMUP = 300;
 
 /** How to get an engine for a problem, with the reason it was chosen. */
 export interface EngineHandle {
@@ -81,7 +85,29 @@ export async function fitDatasetFull(
         onStep,
       });
     } else {
-      res = await lbfgs(f, posed.x0, { maxSteps, tol: settings.tol, signal: opts.signal, onStep });
+      // The LLM-NRM surface is not convex: from the documented start L-BFGS can
+      // switch the fallback gate off (w0 → −∞) before ρ has learnt anything and
+      // stall there. A short Adam warm-up, whose steps are bounded per
+      // coordinate, reaches the right basin; preconditioned L-BFGS then
+      // converges. Measured on 30 × 120 simulated: 550–750 passes in all vs 2,500.
+      const warm = Math.min(settings.warmup ?? FAST_WARMUP, maxSteps);
+      const w = await adam(f, posed.x0, {
+        maxSteps: warm,
+        lr: settings.lr,
+        beta1: PAPER_ADAM.beta1,
+        beta2: PAPER_ADAM.beta2,
+        eps: PAPER_ADAM.eps,
+        signal: opts.signal,
+        onStep,
+      });
+      const l = await lbfgs(f, w.x, {
+        maxSteps: maxSteps - warm,
+        tol: settings.tol,
+        signal: opts.signal,
+        precond: countPreconditioner(posed),
+        onStep: (s) => onStep({ ...s, step: s.step + warm, passes: s.passes + w.passes }),
+      });
+      res = { ...l, steps: l.steps + warm, passes: l.passes + w.passes };
     }
     // Re-evaluate at the returned point so every reported part belongs to it.
     const g = new Float64Array(res.x.length);

@@ -15,7 +15,7 @@ function listed(ids: string[]): string {
 export function identificationNotes(ds: Dataset, mode: Mode): string[] {
   const { J, I, Kmax } = ds;
   const notes: string[] = [];
-  const held = mode === 'default' ? 'held finite only by the weak N(0, 5²) item prior' : 'not identified (they drift with fit length)';
+  const held = mode === 'default' ? 'held finite only by the weak N(0, 30²) item prior' : 'not identified (they drift with fit length)';
   const saturated: string[] = [];
   const sparseItems: string[] = [];
   for (let i = 0; i < I; i++) {

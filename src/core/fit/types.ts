@@ -19,6 +19,8 @@ export interface FitSettings {
   engine: EngineChoice;
   /** 'fast' stops when the relative change of the objective stays below this. */
   tol: number;
+  /** Fast optimiser: Adam warm-up steps before L-BFGS (default 300). */
+  warmup?: number;
   /** Binary models: correctness as argmax = key ('hard') or the mass on the key ('soft'). */
   binaryTarget?: 'hard' | 'soft';
 }
@@ -34,7 +36,7 @@ export const DEFAULT_SETTINGS: FitSettings = {
   lr: PAPER_ADAM.lr,
   seed: 1,
   engine: 'auto',
-  tol: 1e-9,
+  tol: 1e-8,
 };
 
 /** Progress of a running fit, reported every few steps. */

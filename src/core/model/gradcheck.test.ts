@@ -42,7 +42,7 @@ function setup(model: ModelType, mode: Mode) {
 
 // Richardson-extrapolated central differences in float64: truncation ~h⁴, round-off
 // ~1e-16·|L|/h, so 1e-6 relative (to the gradient's max norm) is a safe bound.
-describe.each(['paper', 'default'] as Mode[])('finite-difference gradients (%s mode, fused engine)', (mode) => {
+describe.each(['paper', 'default', 'score'] as Mode[])('finite-difference gradients (%s mode, fused engine)', (mode) => {
   it.each([...NOMINAL_MODELS, ...BINARY_MODELS])('%s', (model) => {
     const { problem, P } = setup(model, mode);
     const rng = createRng(11);

@@ -6,18 +6,23 @@ import { sigmoid, softplus } from './math';
  * - `paper`: exactly eq. 15, L = CE + ½Σθ². It has no minimum (a → λa, θ → θ/λ
  *   keeps CE and shrinks the prior), so it is only meaningful early-stopped, as
  *   the paper's Adam-2500 is.
- * - `default` (well-posed): θ is reparameterised to mean 0 and unit variance over
- *   the calibration LLMs (θ = (r − mean r)/sd r), which pins the scale that the
- *   likelihood leaves free, for every model type. Weak priors remove the
- *   remaining flat directions: log s_j ~ N(0, 1) (the s ↔ (a, c, δ) scale),
- *   δ_jk ~ N(0, 2²) (the δ ↔ c shift), ρ_jk ~ N(0, 3²), and for 3PL/4PL
- *   logit g ~ N(−2, 2²), logit u ~ N(2, 2²). Every item parameter (a, c; slope, d)
- *   gets a very weak N(0, 5²) so that an item with no variance (all LLMs on one
- *   option) stays finite instead of drifting. 1PL gets a shared free slope.
+ * - `default` (well-posed): the exact invariances of the likelihood are removed
+ *   by constraints, which cost no fit:
+ *   θ is standardised over the calibration LLMs (θ = (r − mean r)/sd r: the
+ *   a ↔ θ scale and shift); s_j = exp(s̄_j − mean s̄) has geometric mean 1 (the
+ *   s ↔ (a, c, δ) scale); δ is centred over LLMs as well as positions (the
+ *   δ ↔ c shift). What the data may still leave unbounded gets a weak prior:
+ *   ρ_jk ~ N(0, 5²) (ρ is unidentified where the gate is shut), every item
+ *   parameter (a, c; slope, d) ~ N(0, 30²) (an item with no variance would
+ *   otherwise drift), and for 3PL/4PL logit g ~ N(−2, 2²), logit u ~ N(2, 2²).
+ *   1PL gets a shared free slope. The same treatment applies to every model type.
+ * - `score`: item and global parameters are held fixed (a saved bank); each
+ *   LLM's θ ~ N(0, 1) and its own s, δ, ρ are estimated with log s ~ N(0, 1),
+ *   δ ~ N(0, 2²), ρ ~ N(0, 5²), so that one LLM on a few items stays finite.
  */
-export type Mode = 'paper' | 'default';
+export type Mode = 'paper' | 'default' | 'score';
 
-export const PRIOR_SD = { logS: 1, delta: 2, rho: 3, logitG: 2, logitU: 2, item: 5 } as const;
+export const PRIOR_SD = { logS: 1, delta: 2, rho: 5, logitG: 2, logitU: 2, item: 30 } as const;
 export const PRIOR_MEAN = { logitG: -2, logitU: 2 } as const;
 
 /** Maps the optimiser's free vector to natural parameters and back. */
@@ -40,7 +45,7 @@ export interface Parameterisation {
 
 /** θ from its free block: identity (paper) or standardised (default). */
 function thetaForward(free: Float64Array, off: number, J: number, mode: Mode, out: Float64Array, outOff: number) {
-  if (mode === 'paper' || J < 2) {
+  if (mode !== 'default' || J < 2) {
     for (let j = 0; j < J; j++) out[outOff + j] = free[off + j];
     return;
   }
@@ -71,7 +76,7 @@ function thetaBackward(
     gNat[natOff + j] += t;
   }
   if (!gFree) return prior;
-  if (mode === 'paper' || J < 2) {
+  if (mode !== 'default' || J < 2) {
     for (let j = 0; j < J; j++) gFree[off + j] = gNat[natOff + j];
     return prior;
   }
@@ -102,6 +107,16 @@ function itemRidge(nat: Float64Array, g: Float64Array, from: number, to: number)
     g[q] += w * nat[q];
   }
   return pen;
+}
+
+/** Centre each of the n columns of an m × n row-major block at x[off..] over its m rows, in place. */
+function centreColumns(x: Float64Array, off: number, m: number, n: number) {
+  for (let k = 0; k < n; k++) {
+    let s = 0;
+    for (let r = 0; r < m; r++) s += x[off + r * n + k];
+    s /= m;
+    for (let r = 0; r < m; r++) x[off + r * n + k] -= s;
+  }
 }
 
 /** Centre x[off..off+n) into out (x − mean). */
@@ -147,6 +162,8 @@ export function nominalParameterisation(
 ): Parameterisation & { free: NominalFreeLayout } {
   const F = nominalFreeLayout(L, f);
   const { J, I, Kmax } = L;
+  // Constraints (geometric-mean-1 sharpness, δ centred over LLMs) need ≥ 2 LLMs.
+  const geo = mode === 'default' && J >= 2;
   return {
     free: F,
     size: F.size,
@@ -154,11 +171,15 @@ export function nominalParameterisation(
     toNatural(x, nat) {
       nat.fill(0);
       thetaForward(x, F.theta, J, mode, nat, L.theta);
+      let mS = 0;
+      if (f.sharpness && geo) for (let j = 0; j < J; j++) mS += x[F.sBar + j] / J;
       for (let j = 0; j < J; j++) {
-        nat[L.s + j] = f.sharpness ? softplus(x[F.sBar + j]) : 1;
+        if (!f.sharpness) nat[L.s + j] = 1;
+        else nat[L.s + j] = geo ? Math.exp(x[F.sBar + j] - mS) : softplus(x[F.sBar + j]);
         if (f.position) centre(x, F.delta + j * Kmax, Kmax, nat, L.delta + j * Kmax);
         if (f.fallback) centre(x, F.rho + j * Kmax, Kmax, nat, L.rho + j * Kmax);
       }
+      if (f.position && geo) centreColumns(nat, L.delta, J, Kmax);
       for (let i = 0; i < I; i++) {
         centre(x, F.a + i * Kmax, nOptions[i], nat, L.a + i * Kmax);
         centre(x, F.c + i * Kmax, nOptions[i], nat, L.c + i * Kmax);
@@ -170,15 +191,15 @@ export function nominalParameterisation(
     },
     pullback(x, nat, g, gx) {
       let penalty = 0;
-      if (mode === 'default') {
+      if (mode !== 'paper') {
         for (let j = 0; j < J; j++) {
-          if (f.sharpness) {
+          if (f.sharpness && !geo) {
             const ls = Math.log(nat[L.s + j]);
             penalty += (0.5 * ls * ls) / PRIOR_SD.logS ** 2;
             g[L.s + j] += ls / nat[L.s + j] / PRIOR_SD.logS ** 2;
           }
           for (let k = 0; k < Kmax; k++) {
-            if (f.position) {
+            if (f.position && !geo) {
               const d = nat[L.delta + j * Kmax + k];
               penalty += (0.5 * d * d) / PRIOR_SD.delta ** 2;
               g[L.delta + j * Kmax + k] += d / PRIOR_SD.delta ** 2;
@@ -194,8 +215,12 @@ export function nominalParameterisation(
       if (mode === 'default') penalty += itemRidge(nat, g, L.a, L.c + I * Kmax);
       const prior = thetaBackward(x, F.theta, J, mode, nat, L.theta, g, gx);
       if (!gx) return { prior, penalty };
+      if (f.position && geo) centreColumns(g, L.delta, J, Kmax);
+      let mG = 0;
+      if (f.sharpness && geo) for (let j = 0; j < J; j++) mG += (g[L.s + j] * nat[L.s + j]) / J;
       for (let j = 0; j < J; j++) {
-        if (f.sharpness) gx[F.sBar + j] = g[L.s + j] * sigmoid(x[F.sBar + j]);
+        if (f.sharpness)
+          gx[F.sBar + j] = geo ? g[L.s + j] * nat[L.s + j] - mG : g[L.s + j] * sigmoid(x[F.sBar + j]);
         if (f.position) centre(g, L.delta + j * Kmax, Kmax, gx, F.delta + j * Kmax);
         if (f.fallback) centre(g, L.rho + j * Kmax, Kmax, gx, F.rho + j * Kmax);
       }

@@ -1,0 +1,66 @@
+import { resolveEngine, createEngine } from '../core/engines/select';
+import { ENGINE_CHOICES, type EngineChoice } from '../core/engines/types';
+import { fitDataset } from '../core/fit/fit';
+import { DEFAULT_SETTINGS, PAPER_ADAM, type FitSettings } from '../core/fit/types';
+import { MODEL_TYPES } from '../core/model/types';
+import { num, oneOf, parse } from './args';
+import { loadData, writeOut } from './io';
+
+export const FIT_USAGE = `llm-nrm fit DATA... [--items items.csv] [--model ${MODEL_TYPES.join('|')}]
+                    [--optimizer fast|adam] [--mode default|paper] [--steps N] [--lr X] [--seed S]
+                    [--engine auto|fused|tfjs-wasm|tfjs-cpu] [--values prob|weight|logprob] --out fit.json`;
+
+/** Resolve the engine for the CLI: Node has no GPU, so auto means fused. */
+export function cliEngine(choice: EngineChoice) {
+  const r = resolveEngine(choice, { inNode: true, webgpuAdapter: null, webgl2: null });
+  return { ...r, create: (p: Parameters<typeof createEngine>[0]) => createEngine(p, r.name) };
+}
+
+export async function fitCommand(argv: string[]): Promise<number> {
+  const { values: v, positionals } = parse(
+    argv,
+    {
+      items: { type: 'string' },
+      model: { type: 'string' },
+      optimizer: { type: 'string' },
+      mode: { type: 'string' },
+      steps: { type: 'string' },
+      lr: { type: 'string' },
+      seed: { type: 'string' },
+      engine: { type: 'string' },
+      values: { type: 'string' },
+      out: { type: 'string' },
+      quiet: { type: 'boolean' },
+    },
+    FIT_USAGE,
+  );
+  const optimizer = oneOf(v.optimizer, 'optimizer', ['fast', 'adam'] as const, 'fast');
+  const settings: FitSettings = {
+    ...DEFAULT_SETTINGS,
+    model: oneOf(v.model, 'model', MODEL_TYPES, 'llmnrm'),
+    mode: oneOf(v.mode, 'mode', ['default', 'paper'] as const, optimizer === 'adam' ? 'paper' : 'default'),
+    optimizer,
+    steps: num(v.steps, 'steps', PAPER_ADAM.steps),
+    lr: num(v.lr, 'lr', PAPER_ADAM.lr),
+    seed: num(v.seed, 'seed', 1),
+    engine: oneOf(v.engine, 'engine', ENGINE_CHOICES.filter((e) => !['tfjs-webgpu', 'tfjs-webgl'].includes(e)), 'auto'),
+  };
+  const valueKind = v.values ? oneOf(v.values, 'values', ['prob', 'weight', 'logprob'] as const, 'prob') : undefined;
+  const ds = await loadData(positionals, v.items, valueKind);
+  process.stderr.write(`loaded ${ds.J} LLMs × ${ds.I} items (Kmax ${ds.Kmax})\n`);
+  const engine = cliEngine(settings.engine);
+  process.stderr.write(`engine: ${engine.name} (${engine.reason})\n`);
+  const fit = await fitDataset(ds, settings, {
+    engine,
+    onProgress: v.quiet
+      ? undefined
+      : (p) => process.stderr.write(`\rstep ${p.step}/${p.maxSteps}  objective ${p.objective.toFixed(4)}  ${(p.elapsedMs / 1000).toFixed(1)} s   `),
+  });
+  if (!v.quiet) process.stderr.write('\n');
+  for (const n of fit.notes) process.stderr.write(`note: ${n}\n`);
+  process.stderr.write(
+    `objective ${fit.objective.toFixed(4)}  cross-entropy ${fit.crossEntropy.toFixed(4)} (${fit.meanCrossEntropy.toFixed(5)}/cell)  penalty ${fit.penalty.toFixed(4)}  ${fit.steps} steps  converged ${fit.converged}  ${fit.seconds.toFixed(2)} s\n`,
+  );
+  await writeOut(v.out, JSON.stringify(fit, null, 1) + '\n');
+  return 0;
+}

@@ -1,0 +1,41 @@
+import { DataError } from '../core/data/types';
+import { UsageError } from './args';
+import { FIT_USAGE, fitCommand } from './fit';
+import { INFO_USAGE, infoCommand } from './info';
+
+const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; usage: string }> = {
+  fit: { run: fitCommand, usage: FIT_USAGE },
+  info: { run: infoCommand, usage: INFO_USAGE },
+};
+
+const USAGE = `llm-nrm: option-level psychometrics of LLM multiple-choice benchmarks\n\n${Object.values(COMMANDS)
+  .map((c) => c.usage)
+  .join('\n')}\n`;
+
+/** Entry point; returns the exit code. Bad input prints the validation message and exits non-zero. */
+export async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    process.stdout.write(USAGE);
+    return cmd ? 0 : 2;
+  }
+  const c = COMMANDS[cmd];
+  if (!c) {
+    process.stderr.write(`llm-nrm: unknown command "${cmd}".\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await c.run(rest);
+  } catch (e) {
+    if (e instanceof DataError || (e as Error).name === 'DataError') {
+      process.stderr.write(`llm-nrm: invalid input: ${(e as Error).message}\n`);
+      return 1;
+    }
+    if (e instanceof UsageError) {
+      process.stderr.write(`llm-nrm: ${e.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`llm-nrm: ${(e as Error).stack ?? e}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,117 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { BTILDE_EPS, type BinaryModel, type NominalFlags } from '../../model/types';
+import { maskedLogSumExp, type RowGather } from './ops';
+
+/**
+ * The cross-entropy of one chunk as a tensor function of the parameters, for
+ * tfjs autodiff. A chunk holds `rows` items, each padded to `width` cell slots
+ * (see layout.ts), so item parameters broadcast over slots and only the LLM
+ * parameters need a gather. Both functions return the loss per row [rows]: the
+ * caller sums rows in float64, since one float32 sum over millions of cells
+ * drifts by up to a percent.
+ */
+
+/** Uploaded, read-only tensors of one chunk. */
+export interface ChunkTensors {
+  rows: number;
+  width: number;
+  /** LLM index per slot, [rows·width] int32 (0 in padding). */
+  jIdx: tf.Tensor1D;
+  /** The same as [rows·width, 1], for the ScatterNd gradient; null when unused. */
+  jIdx2d: tf.Tensor2D | null;
+  /** Nominal: targets [rows, width, Kmax], zero in padded slots and options. */
+  target?: tf.Tensor3D;
+  /** Nominal: 1 for valid options [rows, Kmax]. */
+  optMask?: tf.Tensor2D;
+  /** Nominal: one-hot key [rows, Kmax]. */
+  keyHot?: tf.Tensor2D;
+  /** Binary: correctness target [rows, width]. */
+  y?: tf.Tensor2D;
+  /** Binary: 1 for observed slots, 0 for padding [rows, width]. */
+  weight?: tf.Tensor2D;
+}
+
+/** Parameters by name: LLM blocks are global, item blocks hold this chunk's rows. */
+export type Params = Record<string, tf.Tensor>;
+
+/** LLM parameter x ([J] or [J, Kmax]) per slot: [rows, width, 1] or [rows, width, Kmax]. */
+function perSlot(x: tf.Tensor, ch: ChunkTensors, gather: RowGather): tf.Tensor {
+  const g = gather(x, ch.jIdx, ch.jIdx2d);
+  const tail = x.rank === 1 ? 1 : x.shape[1]!;
+  return tf.reshape(g, [ch.rows, ch.width, tail]);
+}
+
+/**
+ * b̃ per item, [rows, 1], from a, c [rows, Kmax] (btilde.ts, smooth guard
+ * num·den/(den² + ε²)). The distractor log-sum-exp uses a masked fill with the
+ * distractors' mean, which is never above their maximum.
+ */
+export function btildeTensor(a: tf.Tensor, c: tf.Tensor, optMask: tf.Tensor, keyHot: tf.Tensor): tf.Tensor {
+  const dMask = tf.sub(optMask, keyHot);
+  const cKey = tf.sum(tf.mul(c, keyHot), -1, true);
+  const aKey = tf.sum(tf.mul(a, keyHot), -1, true);
+  const dMean = tf.div(tf.sum(tf.mul(c, dMask), -1, true), tf.sum(dMask, -1, true));
+  const { lse, e, z } = maskedLogSumExp(c, dMask, dMean);
+  const num = tf.sub(lse, cKey);
+  const aBar = tf.div(tf.sum(tf.mul(e, a), -1, true), z);
+  const den = tf.sub(aKey, aBar);
+  return tf.div(tf.mul(num, den), tf.add(tf.square(den), BTILDE_EPS * BTILDE_EPS));
+}
+
+/**
+ * Nominal family (fusedNominal.ts): z_k = (1 − G)·s·(a_k θ + c_k + δ_jk) + G·ρ_jk,
+ * G = σ(w0 − κ(θ − b̃)), CE = Σ_k t_k (lse − z_k) over valid options.
+ * Expects params theta [J], a, c [rows, Kmax], and s [J], delta, rho [J, Kmax],
+ * w0, kappa [] when the flags use them.
+ */
+export function nominalRowLoss(p: Params, ch: ChunkTensors, flags: NominalFlags, gather: RowGather): tf.Tensor1D {
+  const target = ch.target!;
+  const optMask = tf.expandDims(ch.optMask!, 1);
+  const theta = perSlot(p.theta, ch, gather);
+  let v = tf.add(tf.mul(tf.expandDims(p.a, 1), theta), tf.expandDims(p.c, 1));
+  if (flags.position) v = tf.add(v, perSlot(p.delta, ch, gather));
+  let z = flags.sharpness ? tf.mul(perSlot(p.s, ch, gather), v) : v;
+  if (flags.fallback) {
+    const bt = tf.expandDims(btildeTensor(p.a, p.c, ch.optMask!, ch.keyHot!), 1);
+    const G = tf.sigmoid(tf.sub(p.w0, tf.mul(p.kappa, tf.sub(theta, bt))));
+    z = tf.add(tf.mul(tf.sub(1, G), z), tf.mul(G, perSlot(p.rho, ch, gather)));
+  }
+  // Option 0 is valid for every item, so it is a safe fill for padded options.
+  const fill = tf.slice(z, [0, 0, 0], [-1, -1, 1]);
+  const { lse } = maskedLogSumExp(z, optMask, fill);
+  const tSum = tf.sum(target, -1, true);
+  const cell = tf.sub(tf.mul(tSum, lse), tf.sum(tf.mul(target, z), -1, true));
+  return tf.reshape(tf.sum(cell, [1, 2]), [ch.rows]);
+}
+
+/** Probabilities are kept this far from 0 and 1 inside the log-loss (fusedBinary.ts). */
+const P_FLOOR = 1e-12;
+
+/**
+ * Binary family (fusedBinary.ts): P = g + (u − g)σ(aθ + d). 1 − P is formed
+ * directly as (1 − u) + (u − g)σ(−aθ − d), since 1 − P in float32 is 0 for
+ * P > 1 − 6e-8 and the fused engine's clamp at 1 − 1e-12 is not representable.
+ * For the same reason 1 − u takes a float64 correction `uCorr` (a constant: the
+ * rounding error of u in float32). Both P and 1 − P are clamped at 1e-12 (zero
+ * gradient when clamped, as fused).
+ * Expects theta [J]; a [] (1pl) or [rows]; d [rows]; g [rows] (3pl, 4pl);
+ * u, uCorr [rows] (4pl).
+ */
+export function binaryRowLoss(p: Params, ch: ChunkTensors, model: BinaryModel, gather: RowGather): tf.Tensor1D {
+  const theta = tf.reshape(gather(p.theta, ch.jIdx, ch.jIdx2d), [ch.rows, ch.width]);
+  const col = (t: tf.Tensor) => tf.reshape(t, [ch.rows, 1]);
+  const a = model === '1pl' ? p.a : col(p.a);
+  const x = tf.add(tf.mul(a, theta), col(p.d));
+  const g = model === '3pl' || model === '4pl' ? col(p.g) : tf.scalar(0);
+  const u = model === '4pl' ? col(p.u) : tf.scalar(1);
+  const span = tf.sub(u, g);
+  const P = tf.add(g, tf.mul(span, tf.sigmoid(x)));
+  const uComp = model === '4pl' ? tf.add(tf.sub(1, u), col(p.uCorr)) : tf.scalar(0);
+  const Q = tf.add(uComp, tf.mul(span, tf.sigmoid(tf.neg(x))));
+  const y = ch.y!;
+  const ll = tf.add(
+    tf.mul(y, tf.log(tf.clipByValue(P, P_FLOOR, 1))),
+    tf.mul(tf.sub(1, y), tf.log(tf.clipByValue(Q, P_FLOOR, 1))),
+  );
+  return tf.neg(tf.sum(tf.mul(ch.weight!, ll), 1)) as tf.Tensor1D;
+}

@@ -1,0 +1,36 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { evaluateFused } from '../fused';
+import { BINARY_MODELS, NOMINAL_MODELS } from '../../model/types';
+import { createTfjsEngine, type TfjsBackend } from './engine';
+import { maxRelError, testProblem } from './testing';
+
+const worst: Record<string, { ce: number; grad: number }> = {};
+
+afterAll(() => {
+  // Measured figures, for the record (vitest shows console output on request).
+  console.info('tfjs parity, worst relative errors:', JSON.stringify(worst));
+});
+
+// The tfjs engine runs in float32; 1e-4 relative is well above its round-off
+// and far below any modelling difference (a wrong term moves CE by ≳1e-2).
+describe.each(['cpu', 'wasm'] as TfjsBackend[])('tfjs-%s matches the fused engine', (backend) => {
+  it.each([...NOMINAL_MODELS, ...BINARY_MODELS])('%s', async (model) => {
+    const { problem, nat } = testProblem(model);
+    const gRef = new Float64Array(nat.length);
+    const ceRef = evaluateFused(problem, nat, gRef);
+    const engine = await createTfjsEngine(problem, backend);
+    expect(engine.name).toBe(`tfjs-${backend}`);
+    const g = new Float64Array(nat.length).fill(NaN);
+    const ce = await engine.evaluate(nat, g);
+    const ceOnly = await engine.evaluate(nat, null);
+    engine.dispose();
+    const ceErr = Math.abs(ce - ceRef) / Math.abs(ceRef);
+    const gErr = maxRelError(g, gRef);
+    const w = (worst[backend] ??= { ce: 0, grad: 0 });
+    w.ce = Math.max(w.ce, ceErr);
+    w.grad = Math.max(w.grad, gErr);
+    expect(ceErr).toBeLessThan(1e-4);
+    expect(ceOnly).toBe(ce);
+    expect(gErr).toBeLessThan(1e-4);
+  });
+});

@@ -1,0 +1,55 @@
+import { buildCells } from '../../model/cells';
+import { binaryParameterisation, nominalParameterisation, type Parameterisation } from '../../model/params';
+import { createRng } from '../../model/rng';
+import { simulateNominal } from '../../model/simulate';
+import { binaryLayout, isBinary, nominalFlags, nominalLayout, type ModelType } from '../../model/types';
+import type { Problem } from '../types';
+
+/**
+ * Test helper: a small simulated problem (mixed option counts, 20% missing)
+ * for `model`, and natural parameters drawn through the model's own
+ * parameterisation, so centring, positivity and unused blocks are as in a fit.
+ */
+export function testProblem(
+  model: ModelType,
+  opts: { J?: number; I?: number; seed?: number; scale?: number } = {},
+): { problem: Problem; nat: Float64Array } {
+  const { data } = simulateNominal({
+    J: opts.J ?? 8,
+    I: opts.I ?? 30,
+    seed: opts.seed ?? 5,
+    missing: 0.2,
+    concentration: 20,
+  });
+  const hard = model === 'nrm-hard' || isBinary(model);
+  const cells = buildCells(data, hard);
+  let problem: Problem;
+  let P: Parameterisation;
+  if (isBinary(model)) {
+    const layout = binaryLayout(data.J, data.I);
+    problem = { kind: 'binary', model, layout, cells };
+    P = binaryParameterisation(layout, model, 'default');
+  } else {
+    const flags = nominalFlags(model);
+    const layout = nominalLayout(data.J, data.I, data.Kmax);
+    problem = { kind: 'nominal', flags, layout, cells };
+    P = nominalParameterisation(layout, flags, data.nOptions, 'default');
+  }
+  const rng = createRng((opts.seed ?? 5) * 7919 + 13);
+  const x = new Float64Array(P.size);
+  for (let q = 0; q < x.length; q++) x[q] = (opts.scale ?? 0.8) * rng.normal();
+  const nat = new Float64Array(P.natSize);
+  P.toNatural(x, nat);
+  return { problem, nat };
+}
+
+/** max |x − y| / max |y| (0 when y is all zero and x equals it). */
+export function maxRelError(x: ArrayLike<number>, y: ArrayLike<number>): number {
+  let err = 0;
+  let scale = 0;
+  for (let q = 0; q < y.length; q++) {
+    err = Math.max(err, Math.abs(x[q] - y[q]));
+    scale = Math.max(scale, Math.abs(y[q]));
+  }
+  return scale > 0 ? err / scale : err;
+}
