@@ -1,10 +1,16 @@
 import { btilde } from '../model/btilde';
 import type { Cells } from '../model/cells';
-import type { NominalFlags, NominalLayout } from '../model/types';
+import type { Channel, NominalFlags, NominalLayout } from '../model/types';
+
+/** Probabilities are kept this far from 0 and 1 in the binary channel's log-loss. */
+const P_FLOOR = 1e-12;
 
 /**
  * Cross-entropy of the nominal family (LLM-NRM eq. 6–13 and its reductions)
- * and its analytic gradient, in one pass over the observed cells.
+ * and its analytic gradient, in one pass over the observed cells. `channel`
+ * picks what is observed: the option distribution (the fit), correctness only
+ * (P = p_key), or only which distractor on wrongly answered cells
+ * (p_k / (1 − p_key), k ≠ key); the latter two serve held-out θ estimation.
  * Values are read from float32 targets and accumulated in float64.
  */
 export function nominalCE(
@@ -13,6 +19,7 @@ export function nominalCE(
   L: NominalLayout,
   flags: NominalFlags,
   cells: Cells,
+  channel: Channel = 'option',
 ): number {
   const { I, Kmax } = L;
   const { nOptions, key, cellJ, cellI, target } = cells;
@@ -31,6 +38,7 @@ export function nominalCE(
   const z = new Float64Array(Kmax);
   const u = new Float64Array(Kmax);
   const v = new Float64Array(Kmax);
+  const e = new Float64Array(Kmax);
   let ce = 0;
   for (let q = 0; q < cells.n; q++) {
     const j = cellJ[q];
@@ -51,26 +59,57 @@ export function nominalCE(
       z[k] = flags.fallback ? (1 - G) * u[k] + G * nat[rj + k] : u[k];
       if (z[k] > m) m = z[k];
     }
-    let sum = 0;
-    for (let k = 0; k < K; k++) sum += Math.exp(z[k] - m);
-    const lse = m + Math.log(sum);
     const t0 = q * Kmax;
-    let tsum = 0;
-    for (let k = 0; k < K; k++) {
-      const t = target[t0 + k];
-      tsum += t;
-      ce += t * (lse - z[k]);
+    const g = key[i];
+    // e_k = ∂CE_cell/∂z_k, by observation channel.
+    if (channel === 'option') {
+      let sum = 0;
+      for (let k = 0; k < K; k++) sum += Math.exp(z[k] - m);
+      const lse = m + Math.log(sum);
+      let tsum = 0;
+      for (let k = 0; k < K; k++) {
+        const t = target[t0 + k];
+        tsum += t;
+        ce += t * (lse - z[k]);
+      }
+      if (grad) for (let k = 0; k < K; k++) e[k] = tsum * Math.exp(z[k] - lse) - target[t0 + k];
+    } else if (channel === 'binary') {
+      let sum = 0;
+      for (let k = 0; k < K; k++) sum += Math.exp(z[k] - m);
+      const lse = m + Math.log(sum);
+      const raw = Math.exp(z[g] - lse);
+      const P = Math.min(Math.max(raw, P_FLOOR), 1 - P_FLOOR);
+      const y = cells.correct[q];
+      ce -= y * Math.log(P) + (1 - y) * Math.log(1 - P);
+      if (grad) {
+        const gP = raw === P ? -y / P + (1 - y) / (1 - P) : 0;
+        for (let k = 0; k < K; k++) e[k] = gP * P * ((k === g ? 1 : 0) - Math.exp(z[k] - lse));
+      }
+    } else {
+      // Wrong-only: which distractor, given that the answer is wrong.
+      let mw = -Infinity;
+      for (let k = 0; k < K; k++) if (k !== g && z[k] > mw) mw = z[k];
+      let sum = 0;
+      for (let k = 0; k < K; k++) if (k !== g) sum += Math.exp(z[k] - mw);
+      const lse = mw + Math.log(sum);
+      let tsum = 0;
+      for (let k = 0; k < K; k++) {
+        if (k === g) continue;
+        const t = target[t0 + k];
+        tsum += t;
+        ce += t * (lse - z[k]);
+      }
+      if (grad) for (let k = 0; k < K; k++) e[k] = k === g ? 0 : tsum * Math.exp(z[k] - lse) - target[t0 + k];
     }
     if (!grad) continue;
     let gG = 0;
     let gs = 0;
     let gtheta = 0;
     for (let k = 0; k < K; k++) {
-      const e = tsum * Math.exp(z[k] - lse) - target[t0 + k];
-      const gu = flags.fallback ? e * (1 - G) : e;
+      const gu = flags.fallback ? e[k] * (1 - G) : e[k];
       if (flags.fallback) {
-        gG += e * (nat[rj + k] - u[k]);
-        grad[rj + k] += e * G;
+        gG += e[k] * (nat[rj + k] - u[k]);
+        grad[rj + k] += e[k] * G;
       }
       gs += gu * v[k];
       const gv = gu * s;

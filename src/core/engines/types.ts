@@ -1,5 +1,5 @@
 import type { Cells } from '../model/cells';
-import type { BinaryLayout, BinaryModel, NominalFlags, NominalLayout } from '../model/types';
+import type { BinaryLayout, BinaryModel, Channel, NominalFlags, NominalLayout } from '../model/types';
 
 /** Engines a user can pick. `auto` resolves to one of the others. */
 export type EngineName = 'fused' | 'tfjs-webgpu' | 'tfjs-webgl' | 'tfjs-wasm' | 'tfjs-cpu';
@@ -15,7 +15,7 @@ export const ENGINE_CHOICES: readonly EngineChoice[] = [
 
 /** What an engine is asked to evaluate: the data and which model family. */
 export type Problem =
-  | { kind: 'nominal'; flags: NominalFlags; layout: NominalLayout; cells: Cells }
+  | { kind: 'nominal'; flags: NominalFlags; layout: NominalLayout; cells: Cells; channel?: Channel }
   | { kind: 'binary'; model: BinaryModel; layout: BinaryLayout; cells: Cells };
 
 /**

@@ -76,3 +76,37 @@ export function accuracyByLlm(ds: Dataset): Float64Array {
   }
   return acc;
 }
+
+/**
+ * Cells for scoring on one observation channel:
+ * - 'option': the distribution (as buildCells);
+ * - 'binary': correctness only, argmax = key;
+ * - 'wrong': only cells whose argmax is not the key, with the observed mass on
+ *   distractors renormalised to 1 (the key's mass dropped).
+ */
+export function channelCells(ds: Dataset, channel: 'option' | 'binary' | 'wrong', hard = false): Cells {
+  const all = buildCells(ds, hard || channel === 'binary');
+  if (channel !== 'wrong') return all;
+  const { Kmax } = all;
+  const keep: number[] = [];
+  for (let q = 0; q < all.n; q++) {
+    const i = all.cellI[q];
+    if (argmaxAt(all.target, q * Kmax, all.nOptions[i]) !== all.key[i]) keep.push(q);
+  }
+  const target = new Float32Array(keep.length * Kmax);
+  keep.forEach((q, r) => {
+    const i = all.cellI[q];
+    let s = 0;
+    for (let k = 0; k < all.nOptions[i]; k++) if (k !== all.key[i]) s += all.target[q * Kmax + k];
+    for (let k = 0; k < all.nOptions[i]; k++)
+      if (k !== all.key[i] && s > 0) target[r * Kmax + k] = all.target[q * Kmax + k] / s;
+  });
+  return {
+    ...all,
+    n: keep.length,
+    cellJ: Uint32Array.from(keep, (q) => all.cellJ[q]),
+    cellI: Uint32Array.from(keep, (q) => all.cellI[q]),
+    target,
+    correct: new Float32Array(keep.length),
+  };
+}

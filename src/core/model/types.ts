@@ -29,6 +29,9 @@ export function isBinary(m: ModelType): m is BinaryModel {
   return (BINARY_MODELS as readonly string[]).includes(m);
 }
 
+/** What a nominal model is scored on: full option distribution, correctness only, or the wrong option only. */
+export type Channel = 'option' | 'binary' | 'wrong';
+
 /** Which LLM-specific terms a nominal model carries. */
 export interface NominalFlags {
   sharpness: boolean;

@@ -13,8 +13,11 @@ export interface TfjsEngineOptions {
   maxCellsPerChunk?: number;
   /**
    * Gradient of the per-cell LLM-parameter gather: `segment` (UnsortedSegmentSum,
-   * tf.gather's own) or `scatter` (ScatterNd). Default: segment where the backend
-   * has the kernel, else scatter (wasm).
+   * tf.gather's own) or `scatter` (ScatterNd). Default: segment on WebGL, whose
+   * ScatterNd loops over every cell in each output thread while its segment sum
+   * is a parallel windowed reduction; scatter elsewhere: wasm has no segment
+   * sum, the cpu one runs one masked pass per LLM (100 LLMs: ~50× slower), and
+   * WebGPU implements both with atomics.
    */
   gatherGradient?: 'segment' | 'scatter';
 }
@@ -153,8 +156,7 @@ export async function createTfjsEngine(
 ): Promise<Engine> {
   await activateBackend(backend);
   const name = `tfjs-${backend}` as EngineName;
-  const useScatter =
-    (opts.gatherGradient ?? (tf.getKernel('UnsortedSegmentSum', backend) ? 'segment' : 'scatter')) === 'scatter';
+  const useScatter = (opts.gatherGradient ?? (backend === 'webgl' ? 'segment' : 'scatter')) === 'scatter';
   const gather = useScatter ? gatherScatter : gatherSegment;
   const maxCells = Math.max(1, opts.maxCellsPerChunk ?? Math.floor(DEFAULT_CHUNK_ELEMENTS / problem.cells.Kmax));
   const blocks = parameterBlocks(problem);

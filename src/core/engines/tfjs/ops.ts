@@ -10,16 +10,13 @@ import * as tf from '@tensorflow/tfjs-core';
 /** Gathers rows of a parameter tensor for every cell; autodiff-able. */
 export type RowGather = (x: tf.Tensor, idx: tf.Tensor1D, idx2d: tf.Tensor2D | null) => tf.Tensor;
 
-/**
- * tf.gather with its built-in gradient (UnsortedSegmentSum): cheapest where the
- * backend has that kernel (cpu, webgl, webgpu).
- */
+/** tf.gather with its built-in gradient (UnsortedSegmentSum); the fast one on WebGL. */
 export const gatherSegment: RowGather = (x, idx) => tf.gather(x, idx);
 
 /**
- * tf.gather whose gradient is a ScatterNd (which sums duplicate indices). The
- * wasm backend has no UnsortedSegmentSum kernel, so the built-in gradient of
- * gather throws there; ScatterNd exists on every backend.
+ * tf.gather whose gradient is a ScatterNd (which sums duplicate indices): one
+ * O(cells) pass on cpu, wasm and WebGPU. The wasm backend has no
+ * UnsortedSegmentSum kernel, so the built-in gradient of gather throws there.
  */
 export const gatherScatter: RowGather = (x, idx, idx2d) => {
   if (!idx2d) throw new Error('gatherScatter needs [n, 1] indices');
