@@ -1,5 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { chartStartingWith, demoFile, fitModel, fixture, open, pickFiles, waitState } from './helpers';
+import {
+  chartStartingWith,
+  demoFile,
+  fitModel,
+  fixture,
+  open,
+  pickFiles,
+  waitState,
+} from './helpers';
 
 test('a bad file shows file, line and column; the app keeps working', async ({ page }) => {
   await open(page, true);
@@ -33,7 +41,9 @@ test('a long file without its items file is refused with the reason', async ({ p
 test('if the worker dies, a fresh one gets the data and a retry works', async ({ page }) => {
   await open(page, true);
   await page.evaluate(() =>
-    (globalThis as unknown as { __nrmWorkbench: { bridge: { simulateCrash(): void } } }).__nrmWorkbench.bridge.simulateCrash(),
+    (
+      globalThis as unknown as { __nrmWorkbench: { bridge: { simulateCrash(): void } } }
+    ).__nrmWorkbench.bridge.simulateCrash(),
   );
   await expect(page.getByTestId('notice')).toContainText('worker stopped');
   await fitModel(page, 'no-fallback');

@@ -42,18 +42,30 @@ function parseCsv(text: string): string[][] {
   let row: string[] = [];
   let cell = '';
   let quoted = false;
+  const endCell = () => {
+    row.push(cell);
+    cell = '';
+  };
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') row.push(cell), (cell = '');
-    else if (ch === '\n') row.push(cell), rows.push(row), (row = []), (cell = '');
-    else if (ch !== '\r') cell += ch;
+    else if (ch === ',') endCell();
+    else if (ch === '\n') {
+      endCell();
+      rows.push(row);
+      row = [];
+    } else if (ch !== '\r') cell += ch;
   }
-  if (cell || row.length) row.push(cell), rows.push(row);
+  if (cell || row.length) {
+    endCell();
+    rows.push(row);
+  }
   return rows;
 }
 
@@ -64,7 +76,12 @@ test('charts export as SVG and 2× PNG, tables as CSV, the fit as JSON', async (
   const svg = await download(page, icc.getByRole('button', { name: 'SVG' }));
   expect(svg.name).toMatch(/^icc-.*\.svg$/);
   const s = await inspectSvg(page, svg.bytes.toString('utf8'));
-  expect(s).toMatchObject({ error: false, tag: 'svg', ns: 'http://www.w3.org/2000/svg', traces: 4 });
+  expect(s).toMatchObject({
+    error: false,
+    tag: 'svg',
+    ns: 'http://www.w3.org/2000/svg',
+    traces: 4,
+  });
 
   const png = await download(page, icc.getByRole('button', { name: 'PNG' }));
   expect(png.name).toMatch(/\.png$/);
@@ -72,9 +89,21 @@ test('charts export as SVG and 2× PNG, tables as CSV, the fit as JSON', async (
   expect(Math.abs(size.width - 2 * s.width)).toBeLessThanOrEqual(2);
   expect(Math.abs(size.height - 2 * s.height)).toBeLessThanOrEqual(2);
 
-  const csv = await download(page, page.locator('.items-view').getByRole('button', { name: 'CSV' }).first());
+  const csv = await download(
+    page,
+    page.locator('.items-view').getByRole('button', { name: 'CSV' }).first(),
+  );
   const rows = parseCsv(csv.bytes.toString('utf8'));
-  expect(rows[0]).toEqual(['id', 'benchmark', 'key', 'b', 'aKey', 'info', 'informative', 'accuracy']);
+  expect(rows[0]).toEqual([
+    'id',
+    'benchmark',
+    'key',
+    'b',
+    'aKey',
+    'info',
+    'informative',
+    'accuracy',
+  ]);
   expect(rows).toHaveLength(346);
   expect(Number.isFinite(Number(rows[1][3]))).toBe(true);
 

@@ -9,7 +9,9 @@ test('cancelling a running fit stops it and leaves the app usable', async ({ pag
   await page.getByRole('button', { name: 'Fit', exact: true }).click();
   await waitState(page, 'fitting');
   // Live progress: step and objective, and the objective curve.
-  await expect(page.getByTestId('fit-progress')).toContainText(/step \d+ of at most 100000 · objective/);
+  await expect(page.getByTestId('fit-progress')).toContainText(
+    /step \d+ of at most 100000 · objective/,
+  );
   await expect(page.locator('figure[data-chart="objective-live"] path').first()).toBeAttached();
   await page.getByRole('button', { name: 'Cancel' }).click();
   await waitState(page, 'fitted');
@@ -41,3 +43,20 @@ test('the engine picker says which engine runs and why', async ({ page }) => {
   await page.getByLabel('Engine').selectOption('fused');
   await expect(page.getByTestId('engine-note')).toContainText(/^Runs on fused/);
 });
+
+for (const engine of ['tfjs-wasm', 'tfjs-cpu']) {
+  test(`a short Adam fit runs on ${engine} in the worker`, async ({ page }) => {
+    await open(page);
+    await pickFiles(page, [demoFile('econ-reading.wide.csv')]);
+    await waitState(page, 'loaded');
+    await page.getByLabel('Engine').selectOption(engine);
+    await expect(page.getByTestId('engine-note')).toContainText(`Runs on ${engine}`);
+    await page.getByLabel('Optimiser').selectOption('adam');
+    await page.getByLabel('Steps').fill('20');
+    await page.getByRole('button', { name: 'Fit', exact: true }).click();
+    await expect(fitRadios(page)).toHaveCount(1, { timeout: 60_000 });
+    await waitState(page, 'fitted');
+    await expect(page.getByTestId('fit-info')).toContainText(`20 steps`);
+    await expect(page.getByTestId('fit-info')).toContainText(engine);
+  });
+}

@@ -51,7 +51,9 @@ export async function dropFiles(page: Page, paths: string[]): Promise<void> {
   await page.getByTestId('dropzone').evaluate((el, list) => {
     const dt = new DataTransfer();
     for (const f of list) dt.items.add(new File([f.text], f.name, { type: 'text/plain' }));
-    el.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    el.dispatchEvent(
+      new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }),
+    );
     el.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
   }, files);
 }

@@ -1,5 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { chartStartingWith, demoFile, dropFiles, fixture, open, pickFiles, waitState } from './helpers';
+import {
+  chartStartingWith,
+  demoFile,
+  dropFiles,
+  fixture,
+  open,
+  pickFiles,
+  waitState,
+} from './helpers';
 
 test.beforeEach(async ({ page }) => open(page));
 

@@ -56,7 +56,9 @@ test.describe('views of the fitted demo', () => {
   test('Distractors: by benchmark, histogram and bands of the selected item', async ({ page }) => {
     await openTab(page, 'Distractors');
     await expect(chart(page, 'distractors-by-benchmark').locator('.benchmark')).toHaveCount(2);
-    await expect(chart(page, 'distractor-histogram').locator('[data-count]').first()).toBeAttached();
+    await expect(
+      chart(page, 'distractor-histogram').locator('[data-count]').first(),
+    ).toBeAttached();
     const bands = chartStartingWith(page, 'bands-');
     await expect(bands.locator('.band').first()).toBeAttached();
     await page.getByRole('button', { name: 'Next ›' }).click();
@@ -101,7 +103,9 @@ test('a binary model shows P(correct) curves and notes where views do not apply'
   await expect(page.getByText('2pl is a binary model')).toBeVisible();
   // Fits are kept side by side: switch back to the first.
   await expect(page.locator('.fit-list input[type=radio]')).toHaveCount(2);
-  await expect(page.getByRole('table', { name: 'Comparison of fits' }).locator('tbody tr')).toHaveCount(2);
+  await expect(
+    page.getByRole('table', { name: 'Comparison of fits' }).locator('tbody tr'),
+  ).toHaveCount(2);
   await page.getByRole('radio', { name: /llmnrm/ }).check();
   await expect(chart(page, 'sharpness')).toBeVisible();
 });

@@ -97,7 +97,8 @@ export function positionHeatmap(fit: FitJson, which: 'delta' | 'rho'): HeatmapDa
 }
 
 /** The fallback gate G = σ(w0 − κ x) at x = θ − b̃. */
-export const gateAt = (w0: number, kappa: number, x: number) => 1 / (1 + Math.exp(-(w0 - kappa * x)));
+export const gateAt = (w0: number, kappa: number, x: number) =>
+  1 / (1 + Math.exp(-(w0 - kappa * x)));
 
 /**
  * Gate curve with points at x = θ_j − b̃_i for observed cells: every cell when

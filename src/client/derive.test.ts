@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { binaryInfoAt, informativeDistractors, iteminfoAt } from '../core/model/itemfns';
 import { gateAt, gateData, iccData, itemInfoData, positionHeatmap, GRID } from './chartData';
-import {
-  deriveStats,
-  itemAccuracy,
-  nominalItem,
-  testInformation,
-  wrongResponses,
-} from './derive';
+import { deriveStats, itemAccuracy, nominalItem, testInformation, wrongResponses } from './derive';
 import { tinyBinaryFit, tinyDataset, tinyFit } from './testData';
 
 // Tolerances: values are recomputed from the same formulas in float64, so they
@@ -38,7 +32,9 @@ describe('deriveStats (nominal)', () => {
 
   it('counts informative distractors and reads the key discrimination', () => {
     fit.items.forEach((it, i) => {
-      expect(d.items[i].informative).toBe(informativeDistractors(nominalItem(it, ds.key[i])).length);
+      expect(d.items[i].informative).toBe(
+        informativeDistractors(nominalItem(it, ds.key[i])).length,
+      );
       expect(d.items[i].aKey).toBe(it.a![ds.key[i]]);
     });
     // q1 at θ = −4 prefers C (a = −2), a wrong option: informative.
@@ -55,7 +51,10 @@ describe('deriveStats (nominal)', () => {
     const grid = [-1, 0, 2];
     const ti = testInformation(fit, ds, grid);
     grid.forEach((t, q) => {
-      const sum = fit.items.reduce((s, it, i) => s + iteminfoAt(nominalItem(it, ds.key[i]), t).total, 0);
+      const sum = fit.items.reduce(
+        (s, it, i) => s + iteminfoAt(nominalItem(it, ds.key[i]), t).total,
+        0,
+      );
       close(ti[q], sum);
     });
   });
@@ -103,7 +102,12 @@ describe('chart data', () => {
   it('ICC traces are distributions and carry observed LLMs only', () => {
     const icc = iccData(fit, ds, 1);
     expect(icc.traces).toHaveLength(GRID.length);
-    icc.traces.forEach((row) => close(row.reduce((s, p) => s + p, 0), 1));
+    icc.traces.forEach((row) =>
+      close(
+        row.reduce((s, p) => s + p, 0),
+        1,
+      ),
+    );
     expect(icc.llms!.map((l) => l.id)).toEqual(['big', 'mid']);
     expect(icc.key).toBe(2);
   });

@@ -92,7 +92,14 @@ export function deriveStats(fit: FitJson, ds: Dataset): Derived {
       let info = 0;
       for (const t of thetas) info += binaryInfoAt(bi, t);
       const infoBinary = thetas.length ? info / thetas.length : 0;
-      return { ...base, aKey: bi.slope, infoBinary, infoWrong: 0, informative: NaN, accuracy: acc[i] };
+      return {
+        ...base,
+        aKey: bi.slope,
+        infoBinary,
+        infoWrong: 0,
+        informative: NaN,
+        accuracy: acc[i],
+      };
     }
     const ni = nominalItem(it, ds.key[i]);
     const m = meanInfo(ni, thetas);

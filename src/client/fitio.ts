@@ -65,8 +65,10 @@ function reorder<T extends { id: string }>(
   const extra = rows.filter((r) => !known.has(r.id)).map((r) => r.id);
   if (missing.length || extra.length) {
     const parts = [];
-    if (missing.length) parts.push(`${missing.length} ${what} of the data are not in the fit (${listSome(missing)})`);
-    if (extra.length) parts.push(`${extra.length} ${what} of the fit are not in the data (${listSome(extra)})`);
+    if (missing.length)
+      parts.push(`${missing.length} ${what} of the data are not in the fit (${listSome(missing)})`);
+    if (extra.length)
+      parts.push(`${extra.length} ${what} of the fit are not in the data (${listSome(extra)})`);
     throw new FitFileError(`the fit does not match the loaded data: ${parts.join('; ')}`, file);
   }
   return ids.map((id) => byId.get(id)!);

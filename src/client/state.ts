@@ -127,7 +127,8 @@ export function reducer(s: AppState, a: Action): AppState {
     case 'removeFit': {
       const fits = s.fits.filter((f) => f.id !== a.id);
       const shownFit = s.shownFit === a.id ? (fits.at(-1)?.id ?? null) : s.shownFit;
-      const phase = s.phase === 'fitted' || s.phase === 'loaded' ? settled({ ...s, fits }) : s.phase;
+      const phase =
+        s.phase === 'fitted' || s.phase === 'loaded' ? settled({ ...s, fits }) : s.phase;
       return { ...s, fits, shownFit, phase };
     }
     case 'dismiss':

@@ -12,8 +12,7 @@ type Serialized = { isError: boolean; value: Record<string, unknown> };
  */
 export function keepErrorFields(): void {
   const base = Comlink.transferHandlers.get('throw') as
-    | Comlink.TransferHandler<{ value: unknown }, Serialized>
-    | undefined;
+    Comlink.TransferHandler<{ value: unknown }, Serialized> | undefined;
   if (!base || (base as { keepsFields?: boolean }).keepsFields) return;
   const handler: Comlink.TransferHandler<{ value: unknown }, Serialized> & {
     keepsFields: boolean;

@@ -4,7 +4,8 @@ import type { DataSummary } from './protocol';
 /** The load summary the client shows: sizes, option counts, benchmarks, gaps, leakage. */
 export function summarise(ds: Dataset): DataSummary {
   const optionCounts: Record<number, number> = {};
-  for (let i = 0; i < ds.I; i++) optionCounts[ds.nOptions[i]] = (optionCounts[ds.nOptions[i]] ?? 0) + 1;
+  for (let i = 0; i < ds.I; i++)
+    optionCounts[ds.nOptions[i]] = (optionCounts[ds.nOptions[i]] ?? 0) + 1;
   const bench = new Map<string, number>();
   for (const b of ds.benchmarks) bench.set(b, (bench.get(b) ?? 0) + 1);
   let seen = 0;

@@ -5,7 +5,11 @@ describe('throttle', () => {
   it('sends at most one value per interval, and the newest on flush', () => {
     let t = 0;
     const sent: number[] = [];
-    const th = throttle((v: number) => sent.push(v), 100, () => t);
+    const th = throttle(
+      (v: number) => sent.push(v),
+      100,
+      () => t,
+    );
     th.push(1); // sent at once
     t = 50;
     th.push(2);

@@ -63,7 +63,10 @@ export function DataTable<T>(p: DataTableProps<T>) {
 
   const exportCsv = () => {
     const records = shown.map((r) => Object.fromEntries(p.columns.map((c) => [c.key, c.value(r)])));
-    const csv = toCsv(records, p.columns.map((c) => c.key));
+    const csv = toCsv(
+      records,
+      p.columns.map((c) => c.key),
+    );
     downloadBlob(new Blob([csv], { type: 'text/csv' }), `${slug(p.name)}.csv`);
   };
 
@@ -76,7 +79,9 @@ export function DataTable<T>(p: DataTableProps<T>) {
       p.onSelect(shown[next]);
       if (next >= limit) setLimit(next + 1);
       const id = `${slug(p.name)}-row-${p.rowKey(shown[next])}`;
-      requestAnimationFrame(() => document.getElementById(id)?.scrollIntoView({ block: 'nearest' }));
+      requestAnimationFrame(() =>
+        document.getElementById(id)?.scrollIntoView({ block: 'nearest' }),
+      );
     }
   };
 
@@ -118,11 +123,16 @@ export function DataTable<T>(p: DataTableProps<T>) {
                       type="button"
                       className="sort"
                       onClick={() =>
-                        setSort({ key: c.key, desc: sort?.key === c.key ? !sort.desc : !!c.numeric })
+                        setSort({
+                          key: c.key,
+                          desc: sort?.key === c.key ? !sort.desc : !!c.numeric,
+                        })
                       }
                     >
                       {c.label}
-                      <span aria-hidden="true">{dir === 'none' ? '' : dir === 'ascending' ? ' ▲' : ' ▼'}</span>
+                      <span aria-hidden="true">
+                        {dir === 'none' ? '' : dir === 'ascending' ? ' ▲' : ' ▼'}
+                      </span>
                     </button>
                   </th>
                 );
@@ -143,11 +153,7 @@ export function DataTable<T>(p: DataTableProps<T>) {
                 >
                   {p.columns.map((c) => {
                     const v = c.value(r);
-                    const content = c.render
-                      ? c.render(r)
-                      : typeof v === 'number'
-                        ? fmtNum(v)
-                        : v;
+                    const content = c.render ? c.render(r) : typeof v === 'number' ? fmtNum(v) : v;
                     return (
                       <td key={c.key} className={c.numeric ? 'num' : undefined}>
                         {content}

@@ -22,10 +22,15 @@ const COLUMNS: Column<FitEntry>[] = [
     render: (f) => fmtSeconds(f.fit.seconds),
     numeric: true,
   },
-  { key: 'steps', label: 'Steps', value: (f) => f.fit.steps, render: (f) => f.fit.steps, numeric: true },
+  {
+    key: 'steps',
+    label: 'Steps',
+    value: (f) => f.fit.steps,
+    render: (f) => f.fit.steps,
+    numeric: true,
+  },
   { key: 'converged', label: 'Converged', value: (f) => (f.fit.converged ? 'yes' : 'no') },
 ];
-
 
 /** The completed fits: pick the one shown, compare them, export or drop one. */
 export function FitList(props: {

@@ -46,10 +46,18 @@ function useEngineResolution(choice: EngineChoice): EngineResolution | null {
 }
 
 /** Model, engine and optimiser settings, the Fit / Cancel buttons and live progress. */
-export function FitPanel({ settings: s, onSettings, canFit, running, onFit, onCancel }: FitPanelProps) {
+export function FitPanel({
+  settings: s,
+  onSettings,
+  canFit,
+  running,
+  onFit,
+  onCancel,
+}: FitPanelProps) {
   const id = useId();
   const engine = useEngineResolution(s.engine);
-  const set = <K extends keyof FitSettings>(k: K, v: FitSettings[K]) => onSettings({ ...s, [k]: v });
+  const set = <K extends keyof FitSettings>(k: K, v: FitSettings[K]) =>
+    onSettings({ ...s, [k]: v });
   const num = (k: 'steps' | 'lr' | 'seed', v: string) => {
     const x = Number(v);
     if (v !== '' && Number.isFinite(x)) set(k, k === 'lr' ? x : Math.round(x));
@@ -114,7 +122,12 @@ export function FitPanel({ settings: s, onSettings, canFit, running, onFit, onCa
           />
         </Field>
         <Field label="Seed">
-          <input type="number" step={1} value={s.seed} onChange={(e) => num('seed', e.target.value)} />
+          <input
+            type="number"
+            step={1}
+            value={s.seed}
+            onChange={(e) => num('seed', e.target.value)}
+          />
         </Field>
       </div>
       <div className="row">

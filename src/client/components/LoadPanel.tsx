@@ -79,7 +79,10 @@ export function LoadPanel({ loading, onFiles, onDemo, onCancel }: LoadPanelProps
       <details className="options">
         <summary>Reading options</summary>
         <Field label="Values">
-          <select value={valueKind} onChange={(e) => setValueKind(e.target.value as '' | ValueKind)}>
+          <select
+            value={valueKind}
+            onChange={(e) => setValueKind(e.target.value as '' | ValueKind)}
+          >
             <option value="">detect</option>
             <option value="prob">probabilities</option>
             <option value="logprob">log-probabilities</option>

@@ -14,14 +14,8 @@ export function LoadProgressView({
   const left = p ? eta(p.bytes, total, p.elapsedMs) : NaN;
   return (
     <div className="progress-block" aria-live="polite">
-      <p>
-        Reading {loading.files.join(', ')}
-      </p>
-      <progress
-        max={total || 1}
-        value={p?.bytes ?? 0}
-        aria-label="Bytes read"
-      />
+      <p>Reading {loading.files.join(', ')}</p>
+      <progress max={total || 1} value={p?.bytes ?? 0} aria-label="Bytes read" />
       <p className="muted" data-testid="load-progress">
         {p
           ? `${fmtBytes(p.bytes)} of ${fmtBytes(total)} · ${p.rows.toLocaleString()} rows · ` +

@@ -1,7 +1,11 @@
 import type { UiError } from '../state';
 
 /** The error banner (with file, line and column when the input was at fault) and notices. */
-export function Messages(props: { error: UiError | null; notice: string | null; onDismiss: () => void }) {
+export function Messages(props: {
+  error: UiError | null;
+  notice: string | null;
+  onDismiss: () => void;
+}) {
   const { error, notice, onDismiss } = props;
   if (!error && !notice) return null;
   return (

@@ -21,7 +21,8 @@ export function DistractorsView(props: ViewProps & { derived: Derived }) {
   );
   const id = fit.items[item]?.id;
   const renderBands = useCallback(
-    () => bandsChart(bandsData(fit, ds, item), { title: `Most likely option of item ${id} over θ` }),
+    () =>
+      bandsChart(bandsData(fit, ds, item), { title: `Most likely option of item ${id} over θ` }),
     [fit, ds, item, id],
   );
   if (derived.binary)

@@ -8,7 +8,12 @@ export function ItemPicker({ fit, item, onItem }: ViewProps) {
   return (
     <div className="row item-picker">
       <label htmlFor={id}>Item</label>
-      <button type="button" className="small" onClick={() => onItem(Math.max(0, item - 1))} disabled={item <= 0}>
+      <button
+        type="button"
+        className="small"
+        onClick={() => onItem(Math.max(0, item - 1))}
+        disabled={item <= 0}
+      >
         ‹ Previous
       </button>
       <select id={id} value={item} onChange={(e) => onItem(Number(e.target.value))}>
@@ -18,7 +23,12 @@ export function ItemPicker({ fit, item, onItem }: ViewProps) {
           </option>
         ))}
       </select>
-      <button type="button" className="small" onClick={() => onItem(Math.min(n - 1, item + 1))} disabled={item >= n - 1}>
+      <button
+        type="button"
+        className="small"
+        onClick={() => onItem(Math.min(n - 1, item + 1))}
+        disabled={item >= n - 1}
+      >
         Next ›
       </button>
     </div>

@@ -25,7 +25,11 @@ const COLUMNS: Column<WrongResponse>[] = [
 export function LlmAnswers({ ds, j, id }: { ds: Dataset; j: number; id: string }) {
   const rows = useMemo(() => wrongResponses(ds, j), [ds, j]);
   return (
-    <section className="llm-answers" data-testid="llm-answers" aria-label={`Wrong answers of ${id}`}>
+    <section
+      className="llm-answers"
+      data-testid="llm-answers"
+      aria-label={`Wrong answers of ${id}`}
+    >
       <h3>
         {id}: {rows.length} wrong answer{rows.length === 1 ? '' : 's'}
       </h3>

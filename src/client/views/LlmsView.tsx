@@ -29,7 +29,9 @@ export function LlmsView(props: ViewProps & { llm: string | null; onLlm: (id: st
   const j = llm === null ? -1 : fit.llms.findIndex((l) => l.id === llm);
   return (
     <div className="view-grid">
-      <p className="lead">Click an LLM (or press Enter on its row) to list the items it got wrong.</p>
+      <p className="lead">
+        Click an LLM (or press Enter on its row) to list the items it got wrong.
+      </p>
       <Chart render={renderRank} name="theta-ranking" onActivate={activate} />
       {j >= 0 && <LlmAnswers ds={ds} j={j} id={fit.llms[j].id} />}
       {flags?.sharpness && <Chart render={renderSharp} name="sharpness" />}
