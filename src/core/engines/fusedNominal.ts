@@ -63,8 +63,9 @@ export function nominalCE(
     const g = key[i];
     // e_k = ∂CE_cell/∂z_k, by observation channel.
     if (channel === 'option') {
+      // exp once per option: e[] holds exp(z − m) until it is turned into ∂CE/∂z.
       let sum = 0;
-      for (let k = 0; k < K; k++) sum += Math.exp(z[k] - m);
+      for (let k = 0; k < K; k++) sum += e[k] = Math.exp(z[k] - m);
       const lse = m + Math.log(sum);
       let tsum = 0;
       for (let k = 0; k < K; k++) {
@@ -72,7 +73,7 @@ export function nominalCE(
         tsum += t;
         ce += t * (lse - z[k]);
       }
-      if (grad) for (let k = 0; k < K; k++) e[k] = tsum * Math.exp(z[k] - lse) - target[t0 + k];
+      if (grad) for (let k = 0; k < K; k++) e[k] = (tsum * e[k]) / sum - target[t0 + k];
     } else if (channel === 'binary') {
       let sum = 0;
       for (let k = 0; k < K; k++) sum += Math.exp(z[k] - m);

@@ -6,8 +6,13 @@ import { evaluateFused } from './fused';
 
 const browser = (e: Partial<EngineEnvironment>): EngineEnvironment => ({ inNode: false, ...e });
 const nvidia = { vendor: 'nvidia', architecture: 'ampere', description: '' };
-const angleNvidia = { renderer: 'ANGLE (NVIDIA, NVIDIA GeForce RTX 3080 Direct3D11 vs_5_0 ps_5_0, D3D11)' };
-const swiftGl = { renderer: 'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) (0x0000C0DE)), SwiftShader driver)' };
+const angleNvidia = {
+  renderer: 'ANGLE (NVIDIA, NVIDIA GeForce RTX 3080 Direct3D11 vs_5_0 ps_5_0, D3D11)',
+};
+const swiftGl = {
+  renderer:
+    'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) (0x0000C0DE)), SwiftShader driver)',
+};
 
 describe('resolveEngine', () => {
   it('picks WebGPU on a hardware adapter', () => {
@@ -17,12 +22,18 @@ describe('resolveEngine', () => {
   });
 
   it('refuses a fallback or SwiftShader WebGPU adapter', () => {
-    const fallback = resolveEngine('auto', browser({ webgpuAdapter: { ...nvidia, isFallbackAdapter: true } }));
+    const fallback = resolveEngine(
+      'auto',
+      browser({ webgpuAdapter: { ...nvidia, isFallbackAdapter: true } }),
+    );
     expect(fallback.name).toBe('fused');
     expect(fallback.reason).toMatch(/fallback adapter.*fused CPU engine/);
     const swift = resolveEngine(
       'auto',
-      browser({ webgpuAdapter: { vendor: 'google', architecture: 'swiftshader' }, webgl2: swiftGl }),
+      browser({
+        webgpuAdapter: { vendor: 'google', architecture: 'swiftshader' },
+        webgl2: swiftGl,
+      }),
     );
     expect(swift.name).toBe('fused');
     expect(swift.reason).toBe(
@@ -32,14 +43,24 @@ describe('resolveEngine', () => {
   });
 
   it('falls back to hardware WebGL2 when WebGPU is missing or software', () => {
-    expect(resolveEngine('auto', browser({ webgpuAdapter: null, webgl2: angleNvidia })).name).toBe('tfjs-webgl');
-    const r = resolveEngine('auto', browser({ webgpuAdapter: { description: 'llvmpipe' }, webgl2: angleNvidia }));
+    expect(resolveEngine('auto', browser({ webgpuAdapter: null, webgl2: angleNvidia })).name).toBe(
+      'tfjs-webgl',
+    );
+    const r = resolveEngine(
+      'auto',
+      browser({ webgpuAdapter: { description: 'llvmpipe' }, webgl2: angleNvidia }),
+    );
     expect(r.name).toBe('tfjs-webgl');
     expect(r.reason).toMatch(/llvmpipe.*WebGL2 renders on ANGLE \(NVIDIA/);
   });
 
   it('refuses software or hidden WebGL2 renderers', () => {
-    for (const webgl2 of [swiftGl, { renderer: 'llvmpipe (LLVM 15.0.7, 256 bits)' }, { renderer: 'Microsoft Basic Render Driver' }, {}]) {
+    for (const webgl2 of [
+      swiftGl,
+      { renderer: 'llvmpipe (LLVM 15.0.7, 256 bits)' },
+      { renderer: 'Microsoft Basic Render Driver' },
+      {},
+    ]) {
       const r = resolveEngine('auto', browser({ webgpuAdapter: null, webgl2 }));
       expect(r.name, JSON.stringify(webgl2)).toBe('fused');
     }

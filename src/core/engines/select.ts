@@ -32,7 +32,12 @@ const SOFTWARE = /swiftshader|llvmpipe|softpipe|lavapipe|software|microsoft basi
 function softwareName(...ids: (string | undefined)[]): string | null {
   for (const id of ids) {
     const m = id && SOFTWARE.exec(id);
-    if (m) return /swiftshader/i.test(id!) ? 'SwiftShader' : /llvmpipe|lavapipe/i.test(id!) ? 'llvmpipe' : m[0];
+    if (m)
+      return /swiftshader/i.test(id!)
+        ? 'SwiftShader'
+        : /llvmpipe|lavapipe/i.test(id!)
+          ? 'llvmpipe'
+          : m[0];
   }
   return null;
 }
@@ -47,7 +52,10 @@ const SLOW = 'a software fallback, ~700x slower than the CPU loop';
 export function resolveEngine(choice: EngineChoice, env: EngineEnvironment): EngineResolved {
   if (choice !== 'auto') return { name: choice, reason: `${choice} engine chosen explicitly` };
   if (env.inNode) {
-    return { name: 'fused', reason: 'Running under Node without a GPU backend; using the fused CPU engine' };
+    return {
+      name: 'fused',
+      reason: 'Running under Node without a GPU backend; using the fused CPU engine',
+    };
   }
   const notes: string[] = [];
   const gpu = env.webgpuAdapter;
@@ -55,7 +63,10 @@ export function resolveEngine(choice: EngineChoice, env: EngineEnvironment): Eng
     const soft = softwareName(gpu.vendor, gpu.architecture, gpu.description);
     if (!gpu.isFallbackAdapter && !soft) {
       const id = [gpu.vendor, gpu.architecture].filter(Boolean).join(' ') || 'a hardware GPU';
-      return { name: 'tfjs-webgpu', reason: `WebGPU adapter is ${id}; using the tfjs WebGPU engine` };
+      return {
+        name: 'tfjs-webgpu',
+        reason: `WebGPU adapter is ${id}; using the tfjs WebGPU engine`,
+      };
     }
     notes.push(`WebGPU adapter is ${soft ?? 'a fallback adapter'} (${SLOW})`);
   } else {
@@ -65,11 +76,16 @@ export function resolveEngine(choice: EngineChoice, env: EngineEnvironment): Eng
   if (gl?.renderer) {
     const soft = softwareName(gl.renderer);
     if (!soft) {
-      return { name: 'tfjs-webgl', reason: `${notes[0]}; WebGL2 renders on ${gl.renderer}; using the tfjs WebGL engine` };
+      return {
+        name: 'tfjs-webgl',
+        reason: `${notes[0]}; WebGL2 renders on ${gl.renderer}; using the tfjs WebGL engine`,
+      };
     }
     notes.push(`WebGL2 renders with ${soft} (software)`);
   } else {
-    notes.push(gl ? 'the WebGL2 renderer is hidden, so it may be software' : 'WebGL2 is not available');
+    notes.push(
+      gl ? 'the WebGL2 renderer is hidden, so it may be software' : 'WebGL2 is not available',
+    );
   }
   return { name: 'fused', reason: `${notes.join(' and ')}; using the fused CPU engine` };
 }
@@ -77,7 +93,12 @@ export function resolveEngine(choice: EngineChoice, env: EngineEnvironment): Eng
 type Gpu = {
   requestAdapter(): Promise<GpuAdapter | null>;
 };
-type GpuInfo = { vendor?: string; architecture?: string; description?: string; isFallbackAdapter?: boolean };
+type GpuInfo = {
+  vendor?: string;
+  architecture?: string;
+  description?: string;
+  isFallbackAdapter?: boolean;
+};
 type GpuAdapter = {
   isFallbackAdapter?: boolean;
   info?: GpuInfo;
@@ -131,7 +152,7 @@ export async function probeEnvironment(): Promise<EngineEnvironment> {
     3000,
     null,
   );
-  let webgl2: EngineEnvironment['webgl2'] = null;
+  let webgl2: EngineEnvironment['webgl2'];
   try {
     webgl2 = probeWebGl2();
   } catch {

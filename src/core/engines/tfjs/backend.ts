@@ -79,7 +79,9 @@ async function configureWasmForNode(): Promise<void> {
   const wasm = await import('@tensorflow/tfjs-backend-wasm');
   const mod = await nodeBuiltin<typeof import('node:module')>('node:module');
   const path = await nodeBuiltin<typeof import('node:path')>('node:path');
-  const pkg = mod.createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm/package.json');
+  const pkg = mod
+    .createRequire(import.meta.url)
+    .resolve('@tensorflow/tfjs-backend-wasm/package.json');
   // A plain directory path with a trailing separator; emscripten reads it with fs.
   wasm.setWasmPaths(path.join(path.dirname(pkg), 'dist') + path.sep);
 }
@@ -114,12 +116,9 @@ export async function activateBackend(name: TfjsBackend): Promise<void> {
   // the backend first initialises, which may be after the browser's
   // configureWasmForBrowser() has already registered it.
   if (name === 'wasm') tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-  let ok = false;
-  try {
-    ok = await tf.setBackend(name);
-  } catch (err) {
-    throw new Error(`tfjs backend '${name}' failed to initialise: ${String(err)}`);
-  }
+  const ok = await tf.setBackend(name).catch((err: unknown) => {
+    throw new Error(`tfjs backend '${name}' failed to initialise: ${String(err)}`, { cause: err });
+  });
   if (!ok) {
     const hint = name === 'wasm' && !inNode() ? ' (call configureWasmForBrowser() first?)' : '';
     throw new Error(`tfjs backend '${name}' is not available in this environment${hint}`);

@@ -7,7 +7,12 @@ import { createTfjsEngine } from './engine';
 import { planChunks } from './layout';
 import { maxRelError, testProblem } from './testing';
 
-async function run(problem: Problem, nat: Float64Array, opts = {}, backend: 'cpu' | 'wasm' = 'cpu') {
+async function run(
+  problem: Problem,
+  nat: Float64Array,
+  opts = {},
+  backend: 'cpu' | 'wasm' = 'cpu',
+) {
   const engine = await createTfjsEngine(problem, backend, opts);
   const grad = new Float64Array(nat.length);
   const ce = await engine.evaluate(nat, grad);
@@ -93,7 +98,9 @@ describe('tfjs engine', () => {
       cellJ: Uint32Array.from(keep, (q) => c.cellJ[q]),
       cellI: Uint32Array.from(keep, (q) => c.cellI[q]),
       correct: Float32Array.from(keep, (q) => c.correct[q]),
-      target: Float32Array.from(keep.flatMap((q) => [...c.target.subarray(q * c.Kmax, (q + 1) * c.Kmax)])),
+      target: Float32Array.from(
+        keep.flatMap((q) => [...c.target.subarray(q * c.Kmax, (q + 1) * c.Kmax)]),
+      ),
     };
     const p2 = { ...problem, cells } as Problem;
     const ref = new Float64Array(nat.length);
@@ -119,10 +126,14 @@ describe('tfjs engine', () => {
       const g = new Float64Array(nat.length);
       const ce = await e.evaluate(nat, g);
       console.log(JSON.stringify({ ce, g: g.some((v) => v !== 0) }));`;
-    const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const res = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', code],
+      {
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     const last = res.stdout.trim().split('\n').pop() ?? '';
     expect(last, res.stderr.slice(-2000)).toMatch(/^\{"ce":[0-9.]+,"g":true\}$/);
   });

@@ -9,7 +9,7 @@ export type { TfjsBackend } from './backend';
 
 /** Tuning knobs of the tfjs engine; the defaults suit every backend. */
 export interface TfjsEngineOptions {
-  /** Padded cells per chunk (default 2²² / Kmax, i.e. 16 MiB per [cells, Kmax] tensor). */
+  /** Padded cells per chunk (default 2²¹ / Kmax, i.e. 8 MiB per [cells, Kmax] tensor). */
   maxCellsPerChunk?: number;
   /**
    * Gradient of the per-cell LLM-parameter gather: `segment` (UnsortedSegmentSum,
@@ -52,7 +52,10 @@ function rowsIndex(items: Int32Array, base: number, stride: number, width: numbe
 }
 
 /** The LLM-level (global) and item-level (per chunk) parameter blocks the problem uses. */
-function parameterBlocks(problem: Problem): { global: Block[]; item: (items: Int32Array) => Block[] } {
+function parameterBlocks(problem: Problem): {
+  global: Block[];
+  item: (items: Int32Array) => Block[];
+} {
   if (problem.kind === 'nominal') {
     const { layout: L, flags: f } = problem;
     const { J, Kmax: K } = L;
@@ -74,7 +77,11 @@ function parameterBlocks(problem: Problem): { global: Block[]; item: (items: Int
   const global: Block[] = [{ name: 'theta', shape: [L.J], index: range(L.theta, L.J) }];
   if (model === '1pl') global.push({ name: 'a', shape: [], index: range(L.a, 1) });
   const item = (items: Int32Array): Block[] => {
-    const col = (name: string, base: number): Block => ({ name, shape: [items.length], index: rowsIndex(items, base, 1, 1) });
+    const col = (name: string, base: number): Block => ({
+      name,
+      shape: [items.length],
+      index: rowsIndex(items, base, 1, 1),
+    });
     const out: Block[] = model === '1pl' ? [] : [col('a', L.a)];
     out.push(col('d', L.d));
     if (model === '3pl' || model === '4pl') out.push(col('g', L.g));
@@ -102,20 +109,28 @@ function uploadChunk(problem: Problem, plan: ChunkPlan, withIdx2d: boolean): Chu
     jIdx: tf.tensor1d(jIdx, 'int32'),
     jIdx2d: withIdx2d ? tf.tensor2d(jIdx, [rows * width, 1], 'int32') : null,
   };
+  // Correctness targets (binary models, the nominal binary channel) need a
+  // weight to silence padded slots; option targets are zero there already.
+  const binaryTarget = problem.kind === 'binary' || problem.channel === 'binary';
   if (problem.kind === 'nominal') {
     const K = cells.Kmax;
-    const target = new Float32Array(rows * width * K);
-    plan.cells.forEach((q, s) => q >= 0 && target.set(cells.target.subarray(q * K, (q + 1) * K), s * K));
+    if (!binaryTarget) {
+      const target = new Float32Array(rows * width * K);
+      plan.cells.forEach(
+        (q, s) => q >= 0 && target.set(cells.target.subarray(q * K, (q + 1) * K), s * K),
+      );
+      data.target = tf.tensor3d(target, [rows, width, K]);
+    }
     const optMask = new Float32Array(rows * K);
     const keyHot = new Float32Array(rows * K);
     plan.items.forEach((i, r) => {
       optMask.fill(1, r * K, r * K + cells.nOptions[i]);
       keyHot[r * K + cells.key[i]] = 1;
     });
-    data.target = tf.tensor3d(target, [rows, width, K]);
     data.optMask = tf.tensor2d(optMask, [rows, K]);
     data.keyHot = tf.tensor2d(keyHot, [rows, K]);
-  } else {
+  }
+  if (binaryTarget) {
     const y = new Float32Array(rows * width);
     const weight = new Float32Array(rows * width);
     plan.cells.forEach((q, s) => {
@@ -156,14 +171,22 @@ export async function createTfjsEngine(
 ): Promise<Engine> {
   await activateBackend(backend);
   const name = `tfjs-${backend}` as EngineName;
-  const useScatter = (opts.gatherGradient ?? (backend === 'webgl' ? 'segment' : 'scatter')) === 'scatter';
+  const useScatter =
+    (opts.gatherGradient ?? (backend === 'webgl' ? 'segment' : 'scatter')) === 'scatter';
   const gather = useScatter ? gatherScatter : gatherSegment;
-  const maxCells = Math.max(1, opts.maxCellsPerChunk ?? Math.floor(DEFAULT_CHUNK_ELEMENTS / problem.cells.Kmax));
+  const maxCells = Math.max(
+    1,
+    opts.maxCellsPerChunk ?? Math.floor(DEFAULT_CHUNK_ELEMENTS / problem.cells.Kmax),
+  );
   const blocks = parameterBlocks(problem);
   const chunks: Chunk[] = [];
   try {
     for (const plan of planChunks(problem.cells, maxCells)) {
-      chunks.push({ plan, data: uploadChunk(problem, plan, useScatter), blocks: blocks.item(plan.items) });
+      chunks.push({
+        plan,
+        data: uploadChunk(problem, plan, useScatter),
+        blocks: blocks.item(plan.items),
+      });
     }
   } catch (err) {
     chunks.forEach((c) => disposeChunk(c.data));
@@ -171,12 +194,17 @@ export async function createTfjsEngine(
   }
   const rowLoss = (p: Params, ch: ChunkTensors) =>
     problem.kind === 'nominal'
-      ? nominalRowLoss(p, ch, problem.flags, gather)
+      ? nominalRowLoss(p, ch, problem.flags, problem.channel ?? 'option', gather)
       : binaryRowLoss(p, ch, problem.model, gather);
   let disposed = false;
 
   /** Queues one chunk; returns [row losses, then each block's gradient, flattened]. */
-  function launch(chunk: Chunk, nat: Float64Array, globals: tf.Tensor[], withGrad: boolean): tf.Tensor {
+  function launch(
+    chunk: Chunk,
+    nat: Float64Array,
+    globals: tf.Tensor[],
+    withGrad: boolean,
+  ): tf.Tensor {
     const local = chunk.blocks.map((b) => blockTensor(nat, b));
     const all = [...blocks.global, ...chunk.blocks];
     const inputs = [...globals, ...local];

@@ -23,8 +23,12 @@ export interface ChunkPlan {
   cells: Int32Array;
 }
 
-/** Padded-element budget (cells × Kmax) per chunk: 2²² float32 = 16 MiB per tensor. */
-export const DEFAULT_CHUNK_ELEMENTS = 1 << 22;
+/**
+ * Padded-element budget (cells × Kmax) per chunk: 2²¹ float32 = 8 MiB per
+ * [cells, Kmax] tensor. Backprop keeps a few dozen such tensors alive at once,
+ * so a chunk peaks at a few hundred MiB of GPU memory.
+ */
+export const DEFAULT_CHUNK_ELEMENTS = 1 << 21;
 
 /**
  * Below this many padded cells a chunk is not split just to reduce padding:

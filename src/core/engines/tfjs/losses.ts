@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { BTILDE_EPS, type BinaryModel, type NominalFlags } from '../../model/types';
+import { BTILDE_EPS, type BinaryModel, type Channel, type NominalFlags } from '../../model/types';
 import { maskedLogSumExp, type RowGather } from './ops';
 
 /**
@@ -19,15 +19,15 @@ export interface ChunkTensors {
   jIdx: tf.Tensor1D;
   /** The same as [rows·width, 1], for the ScatterNd gradient; null when unused. */
   jIdx2d: tf.Tensor2D | null;
-  /** Nominal: targets [rows, width, Kmax], zero in padded slots and options. */
+  /** Nominal (option, wrong channels): targets [rows, width, Kmax], zero in padded slots and options. */
   target?: tf.Tensor3D;
   /** Nominal: 1 for valid options [rows, Kmax]. */
   optMask?: tf.Tensor2D;
   /** Nominal: one-hot key [rows, Kmax]. */
   keyHot?: tf.Tensor2D;
-  /** Binary: correctness target [rows, width]. */
+  /** Binary, and the nominal binary channel: correctness target [rows, width]. */
   y?: tf.Tensor2D;
-  /** Binary: 1 for observed slots, 0 for padding [rows, width]. */
+  /** With `y`: 1 for observed slots, 0 for padding [rows, width]. */
   weight?: tf.Tensor2D;
 }
 
@@ -43,15 +43,18 @@ function perSlot(x: tf.Tensor, ch: ChunkTensors, gather: RowGather): tf.Tensor {
 
 /**
  * b̃ per item, [rows, 1], from a, c [rows, Kmax] (btilde.ts, smooth guard
- * num·den/(den² + ε²)). The distractor log-sum-exp uses a masked fill with the
- * distractors' mean, which is never above their maximum.
+ * num·den/(den² + ε²)).
  */
-export function btildeTensor(a: tf.Tensor, c: tf.Tensor, optMask: tf.Tensor, keyHot: tf.Tensor): tf.Tensor {
+export function btildeTensor(
+  a: tf.Tensor,
+  c: tf.Tensor,
+  optMask: tf.Tensor,
+  keyHot: tf.Tensor,
+): tf.Tensor {
   const dMask = tf.sub(optMask, keyHot);
   const cKey = tf.sum(tf.mul(c, keyHot), -1, true);
   const aKey = tf.sum(tf.mul(a, keyHot), -1, true);
-  const dMean = tf.div(tf.sum(tf.mul(c, dMask), -1, true), tf.sum(dMask, -1, true));
-  const { lse, e, z } = maskedLogSumExp(c, dMask, dMean);
+  const { lse, e, z } = maskedLogSumExp(c, dMask);
   const num = tf.sub(lse, cKey);
   const aBar = tf.div(tf.sum(tf.mul(e, a), -1, true), z);
   const den = tf.sub(aKey, aBar);
@@ -59,26 +62,61 @@ export function btildeTensor(a: tf.Tensor, c: tf.Tensor, optMask: tf.Tensor, key
 }
 
 /**
- * Nominal family (fusedNominal.ts): z_k = (1 − G)·s·(a_k θ + c_k + δ_jk) + G·ρ_jk,
- * G = σ(w0 − κ(θ − b̃)), CE = Σ_k t_k (lse − z_k) over valid options.
- * Expects params theta [J], a, c [rows, Kmax], and s [J], delta, rho [J, Kmax],
- * w0, kappa [] when the flags use them.
+ * Logits of the nominal family (fusedNominal.ts), [rows, width, Kmax]:
+ * z_k = (1 − G)·s·(a_k θ + c_k + δ_jk) + G·ρ_jk, G = σ(w0 − κ(θ − b̃)).
+ * Padded options hold finite garbage; callers mask them.
  */
-export function nominalRowLoss(p: Params, ch: ChunkTensors, flags: NominalFlags, gather: RowGather): tf.Tensor1D {
-  const target = ch.target!;
-  const optMask = tf.expandDims(ch.optMask!, 1);
+function nominalLogits(
+  p: Params,
+  ch: ChunkTensors,
+  flags: NominalFlags,
+  gather: RowGather,
+): tf.Tensor {
   const theta = perSlot(p.theta, ch, gather);
   let v = tf.add(tf.mul(tf.expandDims(p.a, 1), theta), tf.expandDims(p.c, 1));
   if (flags.position) v = tf.add(v, perSlot(p.delta, ch, gather));
-  let z = flags.sharpness ? tf.mul(perSlot(p.s, ch, gather), v) : v;
-  if (flags.fallback) {
-    const bt = tf.expandDims(btildeTensor(p.a, p.c, ch.optMask!, ch.keyHot!), 1);
-    const G = tf.sigmoid(tf.sub(p.w0, tf.mul(p.kappa, tf.sub(theta, bt))));
-    z = tf.add(tf.mul(tf.sub(1, G), z), tf.mul(G, perSlot(p.rho, ch, gather)));
+  const u = flags.sharpness ? tf.mul(perSlot(p.s, ch, gather), v) : v;
+  if (!flags.fallback) return u;
+  const bt = tf.expandDims(btildeTensor(p.a, p.c, ch.optMask!, ch.keyHot!), 1);
+  const G = tf.sigmoid(tf.sub(p.w0, tf.mul(p.kappa, tf.sub(theta, bt))));
+  return tf.add(tf.mul(tf.sub(1, G), u), tf.mul(G, perSlot(p.rho, ch, gather)));
+}
+
+/** ln of the probability floor: P and 1 − P are kept within [1e-12, 1 − 1e-12]. */
+const LOG_FLOOR = Math.log(1e-12);
+
+/**
+ * Nominal family cross-entropy per row, by observation channel (fusedNominal.ts):
+ * - option: Σ_k t_k (lse − z_k) over valid options;
+ * - wrong: the same over distractors only (t on the key is ignored);
+ * - binary: −[y log P + (1 − y) log(1 − P)], P = p_key, with log P and
+ *   log(1 − P) formed as differences of log-sum-exps (1 − P in float32 is 0
+ *   near P = 1) and clamped at ln 1e-12 (zero gradient when clamped, as fused).
+ * Expects params theta [J], a, c [rows, Kmax], and s [J], delta, rho [J, Kmax],
+ * w0, kappa [] when the flags use them.
+ */
+export function nominalRowLoss(
+  p: Params,
+  ch: ChunkTensors,
+  flags: NominalFlags,
+  channel: Channel,
+  gather: RowGather,
+): tf.Tensor1D {
+  const z = nominalLogits(p, ch, flags, gather);
+  const optMask = tf.expandDims(ch.optMask!, 1);
+  const dMask = tf.sub(optMask, tf.expandDims(ch.keyHot!, 1));
+  if (channel === 'binary') {
+    const { lse } = maskedLogSumExp(z, optMask);
+    const { lse: lseWrong } = maskedLogSumExp(z, dMask);
+    const zKey = tf.sum(tf.mul(z, tf.expandDims(ch.keyHot!, 1)), -1, true);
+    const logP = tf.squeeze(tf.clipByValue(tf.sub(zKey, lse), LOG_FLOOR, 0), [2]);
+    const logQ = tf.squeeze(tf.clipByValue(tf.sub(lseWrong, lse), LOG_FLOOR, 0), [2]);
+    const ll = tf.add(tf.mul(ch.y!, logP), tf.mul(tf.sub(1, ch.y!), logQ));
+    return tf.neg(tf.sum(tf.mul(ch.weight!, ll), 1)) as tf.Tensor1D;
   }
-  // Option 0 is valid for every item, so it is a safe fill for padded options.
-  const fill = tf.slice(z, [0, 0, 0], [-1, -1, 1]);
-  const { lse } = maskedLogSumExp(z, optMask, fill);
+  const mask = channel === 'wrong' ? dMask : optMask;
+  const target = channel === 'wrong' ? tf.mul(ch.target!, dMask) : ch.target!;
+  const { lse } = maskedLogSumExp(z, mask);
   const tSum = tf.sum(target, -1, true);
   const cell = tf.sub(tf.mul(tSum, lse), tf.sum(tf.mul(target, z), -1, true));
   return tf.reshape(tf.sum(cell, [1, 2]), [ch.rows]);
@@ -97,7 +135,12 @@ const P_FLOOR = 1e-12;
  * Expects theta [J]; a [] (1pl) or [rows]; d [rows]; g [rows] (3pl, 4pl);
  * u, uCorr [rows] (4pl).
  */
-export function binaryRowLoss(p: Params, ch: ChunkTensors, model: BinaryModel, gather: RowGather): tf.Tensor1D {
+export function binaryRowLoss(
+  p: Params,
+  ch: ChunkTensors,
+  model: BinaryModel,
+  gather: RowGather,
+): tf.Tensor1D {
   const theta = tf.reshape(gather(p.theta, ch.jIdx, ch.jIdx2d), [ch.rows, ch.width]);
   const col = (t: tf.Tensor) => tf.reshape(t, [ch.rows, 1]);
   const a = model === '1pl' ? p.a : col(p.a);

@@ -42,18 +42,19 @@ export function maxNoGrad(x: tf.Tensor): tf.Tensor {
 }
 
 /**
- * log Σ_k mask_k exp(x_k) over the last axis (keeping dims) and the normalised
- * weights mask·exp(x − lse), for a 0/1 float `mask` with at least one 1 per row.
- * `fill` (broadcastable to a row, any valid entry or a mean of valid entries)
- * replaces masked-out entries before the max so that padded garbage can neither
- * raise the shift (underflow of every valid term) nor overflow in exp.
+ * log Σ_k mask_k exp(x_k) over the last axis (keeping dims), with the masked
+ * exponentials e = mask·exp(x − m) and their sum z (so e / z is the masked
+ * softmax), for a 0/1 float `mask` with at least one 1 per row. Masked-out
+ * entries are replaced by the row's masked mean before the max, so padded
+ * garbage can neither raise the shift (underflowing every valid term) nor
+ * overflow in exp; the replacement gets zero gradient through the mask.
  */
 export function maskedLogSumExp(
   x: tf.Tensor,
   mask: tf.Tensor,
-  fill: tf.Tensor,
 ): { lse: tf.Tensor; e: tf.Tensor; z: tf.Tensor } {
-  const xf = tf.add(tf.mul(x, mask), tf.mul(fill, tf.sub(1, mask)));
+  const mean = tf.div(tf.sum(tf.mul(x, mask), -1, true), tf.sum(mask, -1, true));
+  const xf = tf.add(tf.mul(x, mask), tf.mul(mean, tf.sub(1, mask)));
   const m = maxNoGrad(xf);
   const e = tf.mul(tf.exp(tf.sub(xf, m)), mask);
   const z = tf.sum(e, -1, true);

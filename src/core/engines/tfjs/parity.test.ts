@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { evaluateFused } from '../fused';
-import { BINARY_MODELS, NOMINAL_MODELS } from '../../model/types';
+import { BINARY_MODELS, NOMINAL_MODELS, type Channel, type ModelType } from '../../model/types';
 import { createTfjsEngine, type TfjsBackend } from './engine';
 import { maxRelError, testProblem } from './testing';
 
@@ -13,9 +13,19 @@ afterAll(() => {
 
 // The tfjs engine runs in float32; 1e-4 relative is well above its round-off
 // and far below any modelling difference (a wrong term moves CE by ≳1e-2).
+const cases: [ModelType, Channel][] = [
+  ...NOMINAL_MODELS.map((m): [ModelType, Channel] => [m, 'option']),
+  ...BINARY_MODELS.map((m): [ModelType, Channel] => [m, 'binary']),
+  // Nominal models scored on correctness or on the wrong option only (score.ts).
+  ['llmnrm', 'binary'],
+  ['llmnrm', 'wrong'],
+  ['nrm-hard', 'binary'],
+  ['no-fallback', 'wrong'],
+];
+
 describe.each(['cpu', 'wasm'] as TfjsBackend[])('tfjs-%s matches the fused engine', (backend) => {
-  it.each([...NOMINAL_MODELS, ...BINARY_MODELS])('%s', async (model) => {
-    const { problem, nat } = testProblem(model);
+  it.each(cases)('%s (%s channel)', async (model, channel) => {
+    const { problem, nat } = testProblem(model, { channel });
     const gRef = new Float64Array(nat.length);
     const ceRef = evaluateFused(problem, nat, gRef);
     const engine = await createTfjsEngine(problem, backend);

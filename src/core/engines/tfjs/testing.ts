@@ -1,18 +1,30 @@
-import { buildCells } from '../../model/cells';
-import { binaryParameterisation, nominalParameterisation, type Parameterisation } from '../../model/params';
+import { channelCells } from '../../model/cells';
+import {
+  binaryParameterisation,
+  nominalParameterisation,
+  type Parameterisation,
+} from '../../model/params';
 import { createRng } from '../../model/rng';
 import { simulateNominal } from '../../model/simulate';
-import { binaryLayout, isBinary, nominalFlags, nominalLayout, type ModelType } from '../../model/types';
+import {
+  binaryLayout,
+  isBinary,
+  nominalFlags,
+  nominalLayout,
+  type Channel,
+  type ModelType,
+} from '../../model/types';
 import type { Problem } from '../types';
 
 /**
  * Test helper: a small simulated problem (mixed option counts, 20% missing)
- * for `model`, and natural parameters drawn through the model's own
- * parameterisation, so centring, positivity and unused blocks are as in a fit.
+ * for `model` (nominal models on `channel`, default option), and natural
+ * parameters drawn through the model's own parameterisation, so centring,
+ * positivity and unused blocks are as in a fit.
  */
 export function testProblem(
   model: ModelType,
-  opts: { J?: number; I?: number; seed?: number; scale?: number } = {},
+  opts: { J?: number; I?: number; seed?: number; scale?: number; channel?: Channel } = {},
 ): { problem: Problem; nat: Float64Array } {
   const { data } = simulateNominal({
     J: opts.J ?? 8,
@@ -22,7 +34,8 @@ export function testProblem(
     concentration: 20,
   });
   const hard = model === 'nrm-hard' || isBinary(model);
-  const cells = buildCells(data, hard);
+  const channel = isBinary(model) ? 'binary' : (opts.channel ?? 'option');
+  const cells = channelCells(data, channel, hard);
   let problem: Problem;
   let P: Parameterisation;
   if (isBinary(model)) {
@@ -32,7 +45,7 @@ export function testProblem(
   } else {
     const flags = nominalFlags(model);
     const layout = nominalLayout(data.J, data.I, data.Kmax);
-    problem = { kind: 'nominal', flags, layout, cells };
+    problem = { kind: 'nominal', flags, layout, cells, channel };
     P = nominalParameterisation(layout, flags, data.nOptions, 'default');
   }
   const rng = createRng((opts.seed ?? 5) * 7919 + 13);

@@ -1,0 +1,63 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import Papa from 'papaparse';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const NAEP = path.resolve(ROOT, '../shared/data/naep');
+const run = (args: string[]) =>
+  spawnSync(process.execPath, [path.join(ROOT, 'bin/llm-nrm.js'), ...args], { encoding: 'utf8', timeout: 120_000 });
+
+describe('llm-nrm CLI (bin/llm-nrm.js)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'llmnrm-cli-'));
+
+  it('fit writes fit.json with the documented fields, and info writes one row per item', () => {
+    const out = path.join(dir, 'fit.json');
+    const r = run(['fit', path.join(NAEP, 'econ-reading.wide.csv'), '--model', 'llmnrm', '--steps', '400', '--out', out, '--quiet']);
+    expect(r.status, r.stderr).toBe(0);
+    const fit = JSON.parse(readFileSync(out, 'utf8'));
+    for (const k of ['model', 'objective', 'crossEntropy', 'penalty', 'meanCrossEntropy', 'steps', 'converged', 'seconds', 'engine', 'llms', 'items', 'global'])
+      expect(fit).toHaveProperty(k);
+    expect(fit.llms).toHaveLength(18);
+    expect(Object.keys(fit.llms[0])).toEqual(expect.arrayContaining(['id', 'theta', 'thetaSE', 's', 'delta', 'rho', 'accuracy']));
+    expect(fit.items[0].a).toHaveLength(4);
+    expect(fit.objective).toBeCloseTo(fit.crossEntropy + fit.prior, 6);
+    const info = path.join(dir, 'info.csv');
+    const r2 = run(['info', out, '--out', info]);
+    expect(r2.status, r2.stderr).toBe(0);
+    const rows = Papa.parse<Record<string, string>>(readFileSync(info, 'utf8'), { header: true, skipEmptyLines: true }).data;
+    expect(rows).toHaveLength(345);
+    expect(rows.every((row) => Number(row.infoWrong) >= 0 && Number(row.infoBinary) >= 0)).toBe(true);
+  });
+
+  it('binary models write slope, d, g, u per item', () => {
+    const out = path.join(dir, 'fit2.json');
+    const r = run(['fit', path.join(NAEP, 'econ-reading.wide.csv'), '--model', '3pl', '--out', out, '--quiet']);
+    expect(r.status, r.stderr).toBe(0);
+    const it = JSON.parse(readFileSync(out, 'utf8')).items[0];
+    expect(Object.keys(it)).toEqual(expect.arrayContaining(['slope', 'd', 'g', 'u', 'b']));
+  });
+
+  it('bad input exits non-zero and prints the validation message with file, line and column', () => {
+    const bad = path.join(dir, 'bad.csv');
+    writeFileSync(bad, 'model,item,key,A,B\nm1,i1,A,0.5,0.5\nm1,i2,C,0.2,0.8\n');
+    const r = run(['fit', bad, '--out', path.join(dir, 'x.json')]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/bad\.csv.*line 3.*key/);
+  });
+
+  it('a long file without its items file is refused', () => {
+    const r = run(['fit', path.join(NAEP, 'econ-reading.long-logprob.csv'), '--out', path.join(dir, 'y.json')]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/items/);
+  });
+
+  it('unknown options are usage errors', () => {
+    const r = run(['fit', '--model', 'nope', path.join(NAEP, 'econ-reading.wide.csv')]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--model must be one of/);
+  });
+});
