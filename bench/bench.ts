@@ -45,7 +45,9 @@ const mib = (b: number) => (b / 2 ** 20).toFixed(0);
 const t0 = performance.now();
 const { data } = simulateNominal({ J, I, seed: 2026, concentration: 50 });
 const meanK = data.nOptions.reduce((a, b) => a + b, 0) / I;
-console.log(`simulated ${J} × ${I}, mean K ${meanK.toFixed(2)}, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+console.log(
+  `simulated ${J} × ${I}, mean K ${meanK.toFixed(2)}, in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+);
 
 // 1. ms per loss+gradient pass, per engine, at the documented start.
 const passRows: { engine: string; ms: number }[] = [];
@@ -83,12 +85,16 @@ for (const [name, settings] of [
     onProgress: (p) => {
       if (p.elapsedMs - last > 10_000) {
         last = p.elapsedMs;
-        console.log(`  ${name}: step ${p.step}, objective ${p.objective.toFixed(1)}, ${(p.elapsedMs / 1000).toFixed(0)} s`);
+        console.log(
+          `  ${name}: step ${p.step}, objective ${p.objective.toFixed(1)}, ${(p.elapsedMs / 1000).toFixed(0)} s`,
+        );
       }
     },
   });
   runs.push({ name, fit, rss: peakRss, heap: peakHeap });
-  console.log(`${name}: ${fit.passes} passes, CE ${fit.crossEntropy.toFixed(2)}, ${fit.seconds.toFixed(1)} s`);
+  console.log(
+    `${name}: ${fit.passes} passes, CE ${fit.crossEntropy.toFixed(2)}, ${fit.seconds.toFixed(1)} s`,
+  );
 }
 clearInterval(sampler);
 
@@ -105,7 +111,10 @@ const lines = [
   ``,
   `| engine | time per pass vs fused |`,
   `|---|---|`,
-  ...passRows.map((r) => `| ${r.engine} | ${fused ? (r.ms / fused.ms).toFixed(2) : '—'}× (${r.ms.toFixed(0)} ms) |`),
+  ...passRows.map(
+    (r) =>
+      `| ${r.engine} | ${fused ? (r.ms / fused.ms).toFixed(2) : '—'}× (${r.ms.toFixed(0)} ms) |`,
+  ),
   ``,
   `## Optimisers (fused engine)`,
   ``,

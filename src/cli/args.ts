@@ -4,7 +4,11 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 export class UsageError extends Error {}
 
 /** node:util parseArgs with errors turned into UsageError. */
-export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, usage: string) {
+export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
+  argv: string[],
+  options: T,
+  usage: string,
+) {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
@@ -19,7 +23,12 @@ export function num(v: string | undefined, name: string, fallback: number): numb
   return x;
 }
 
-export function oneOf<T extends string>(v: string | undefined, name: string, allowed: readonly T[], fallback: T): T {
+export function oneOf<T extends string>(
+  v: string | undefined,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+): T {
   if (v === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(v))
     throw new UsageError(`--${name} must be one of ${allowed.join(', ')}; got "${v}".`);

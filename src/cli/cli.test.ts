@@ -9,33 +9,74 @@ import Papa from 'papaparse';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const NAEP = path.resolve(ROOT, '../shared/data/naep');
 const run = (args: string[]) =>
-  spawnSync(process.execPath, [path.join(ROOT, 'bin/llm-nrm.js'), ...args], { encoding: 'utf8', timeout: 120_000 });
+  spawnSync(process.execPath, [path.join(ROOT, 'bin/llm-nrm.js'), ...args], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 
 describe('llm-nrm CLI (bin/llm-nrm.js)', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'llmnrm-cli-'));
 
   it('fit writes fit.json with the documented fields, and info writes one row per item', () => {
     const out = path.join(dir, 'fit.json');
-    const r = run(['fit', path.join(NAEP, 'econ-reading.wide.csv'), '--model', 'llmnrm', '--steps', '400', '--out', out, '--quiet']);
+    const r = run([
+      'fit',
+      path.join(NAEP, 'econ-reading.wide.csv'),
+      '--model',
+      'llmnrm',
+      '--steps',
+      '400',
+      '--out',
+      out,
+      '--quiet',
+    ]);
     expect(r.status, r.stderr).toBe(0);
     const fit = JSON.parse(readFileSync(out, 'utf8'));
-    for (const k of ['model', 'objective', 'crossEntropy', 'penalty', 'meanCrossEntropy', 'steps', 'converged', 'seconds', 'engine', 'llms', 'items', 'global'])
+    for (const k of [
+      'model',
+      'objective',
+      'crossEntropy',
+      'penalty',
+      'meanCrossEntropy',
+      'steps',
+      'converged',
+      'seconds',
+      'engine',
+      'llms',
+      'items',
+      'global',
+    ])
       expect(fit).toHaveProperty(k);
     expect(fit.llms).toHaveLength(18);
-    expect(Object.keys(fit.llms[0])).toEqual(expect.arrayContaining(['id', 'theta', 'thetaSE', 's', 'delta', 'rho', 'accuracy']));
+    expect(Object.keys(fit.llms[0])).toEqual(
+      expect.arrayContaining(['id', 'theta', 'thetaSE', 's', 'delta', 'rho', 'accuracy']),
+    );
     expect(fit.items[0].a).toHaveLength(4);
     expect(fit.objective).toBeCloseTo(fit.crossEntropy + fit.prior, 6);
     const info = path.join(dir, 'info.csv');
     const r2 = run(['info', out, '--out', info]);
     expect(r2.status, r2.stderr).toBe(0);
-    const rows = Papa.parse<Record<string, string>>(readFileSync(info, 'utf8'), { header: true, skipEmptyLines: true }).data;
+    const rows = Papa.parse<Record<string, string>>(readFileSync(info, 'utf8'), {
+      header: true,
+      skipEmptyLines: true,
+    }).data;
     expect(rows).toHaveLength(345);
-    expect(rows.every((row) => Number(row.infoWrong) >= 0 && Number(row.infoBinary) >= 0)).toBe(true);
+    expect(rows.every((row) => Number(row.infoWrong) >= 0 && Number(row.infoBinary) >= 0)).toBe(
+      true,
+    );
   });
 
   it('binary models write slope, d, g, u per item', () => {
     const out = path.join(dir, 'fit2.json');
-    const r = run(['fit', path.join(NAEP, 'econ-reading.wide.csv'), '--model', '3pl', '--out', out, '--quiet']);
+    const r = run([
+      'fit',
+      path.join(NAEP, 'econ-reading.wide.csv'),
+      '--model',
+      '3pl',
+      '--out',
+      out,
+      '--quiet',
+    ]);
     expect(r.status, r.stderr).toBe(0);
     const it = JSON.parse(readFileSync(out, 'utf8')).items[0];
     expect(Object.keys(it)).toEqual(expect.arrayContaining(['slope', 'd', 'g', 'u', 'b']));
@@ -50,7 +91,12 @@ describe('llm-nrm CLI (bin/llm-nrm.js)', () => {
   });
 
   it('a long file without its items file is refused', () => {
-    const r = run(['fit', path.join(NAEP, 'econ-reading.long-logprob.csv'), '--out', path.join(dir, 'y.json')]);
+    const r = run([
+      'fit',
+      path.join(NAEP, 'econ-reading.long-logprob.csv'),
+      '--out',
+      path.join(dir, 'y.json'),
+    ]);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/items/);
   });

@@ -38,14 +38,26 @@ export async function fitCommand(argv: string[]): Promise<number> {
   const settings: FitSettings = {
     ...DEFAULT_SETTINGS,
     model: oneOf(v.model, 'model', MODEL_TYPES, 'llmnrm'),
-    mode: oneOf(v.mode, 'mode', ['default', 'paper'] as const, optimizer === 'adam' ? 'paper' : 'default'),
+    mode: oneOf(
+      v.mode,
+      'mode',
+      ['default', 'paper'] as const,
+      optimizer === 'adam' ? 'paper' : 'default',
+    ),
     optimizer,
     steps: num(v.steps, 'steps', PAPER_ADAM.steps),
     lr: num(v.lr, 'lr', PAPER_ADAM.lr),
     seed: num(v.seed, 'seed', 1),
-    engine: oneOf(v.engine, 'engine', ENGINE_CHOICES.filter((e) => !['tfjs-webgpu', 'tfjs-webgl'].includes(e)), 'auto'),
+    engine: oneOf(
+      v.engine,
+      'engine',
+      ENGINE_CHOICES.filter((e) => !['tfjs-webgpu', 'tfjs-webgl'].includes(e)),
+      'auto',
+    ),
   };
-  const valueKind = v.values ? oneOf(v.values, 'values', ['prob', 'weight', 'logprob'] as const, 'prob') : undefined;
+  const valueKind = v.values
+    ? oneOf(v.values, 'values', ['prob', 'weight', 'logprob'] as const, 'prob')
+    : undefined;
   const ds = await loadData(positionals, v.items, valueKind);
   process.stderr.write(`loaded ${ds.J} LLMs × ${ds.I} items (Kmax ${ds.Kmax})\n`);
   const engine = cliEngine(settings.engine);
@@ -54,7 +66,10 @@ export async function fitCommand(argv: string[]): Promise<number> {
     engine,
     onProgress: v.quiet
       ? undefined
-      : (p) => process.stderr.write(`\rstep ${p.step}/${p.maxSteps}  objective ${p.objective.toFixed(4)}  ${(p.elapsedMs / 1000).toFixed(1)} s   `),
+      : (p) =>
+          process.stderr.write(
+            `\rstep ${p.step}/${p.maxSteps}  objective ${p.objective.toFixed(4)}  ${(p.elapsedMs / 1000).toFixed(1)} s   `,
+          ),
   });
   if (!v.quiet) process.stderr.write('\n');
   for (const n of fit.notes) process.stderr.write(`note: ${n}\n`);

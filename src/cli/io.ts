@@ -6,13 +6,19 @@ import type { FitJson } from '../core/fit/types';
 import { UsageError } from './args';
 
 /** Load data files (and an optional items file) the way the app does. */
-export async function loadData(paths: string[], items?: string, valueKind?: ValueKind): Promise<Dataset> {
+export async function loadData(
+  paths: string[],
+  items?: string,
+  valueKind?: ValueKind,
+): Promise<Dataset> {
   if (paths.length === 0) throw new UsageError('No data files given.');
   const all = items ? [items, ...paths] : paths;
   const ds = await loadDatasetFromPaths(all, { valueKind });
-  for (const w of ds.warnings) process.stderr.write(`warning: ${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}\n`);
+  for (const w of ds.warnings)
+    process.stderr.write(`warning: ${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}\n`);
   for (const s of ds.sources)
-    if (s.valueKind) process.stderr.write(`${s.file}: values read as ${s.valueKind} (${s.valueKindReason})\n`);
+    if (s.valueKind)
+      process.stderr.write(`${s.file}: values read as ${s.valueKind} (${s.valueKindReason})\n`);
   return ds;
 }
 
@@ -24,7 +30,8 @@ export async function readFit(path: string): Promise<FitJson> {
   } catch (e) {
     throw new UsageError(`${path}: not valid JSON (${(e as Error).message}).`);
   }
-  if (json.schema !== 'llm-nrm-fit/1') throw new UsageError(`${path}: not an llm-nrm fit.json (schema "${json.schema}").`);
+  if (json.schema !== 'llm-nrm-fit/1')
+    throw new UsageError(`${path}: not an llm-nrm fit.json (schema "${json.schema}").`);
   return json;
 }
 

@@ -8,7 +8,9 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; usage
   info: { run: infoCommand, usage: INFO_USAGE },
 };
 
-const USAGE = `llm-nrm: option-level psychometrics of LLM multiple-choice benchmarks\n\n${Object.values(COMMANDS)
+const USAGE = `llm-nrm: option-level psychometrics of LLM multiple-choice benchmarks\n\n${Object.values(
+  COMMANDS,
+)
   .map((c) => c.usage)
   .join('\n')}\n`;
 

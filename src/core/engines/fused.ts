@@ -17,7 +17,11 @@ export function createFusedEngine(problem: Problem): Engine {
 }
 
 /** Synchronous form, for tests and for callers that need no await. */
-export function evaluateFused(problem: Problem, nat: Float64Array, grad: Float64Array | null): number {
+export function evaluateFused(
+  problem: Problem,
+  nat: Float64Array,
+  grad: Float64Array | null,
+): number {
   return problem.kind === 'nominal'
     ? nominalCE(nat, grad, problem.layout, problem.flags, problem.cells, problem.channel)
     : binaryCE(nat, grad, problem.layout, problem.model, problem.cells);

@@ -100,7 +100,9 @@ export function nominalCE(
         tsum += t;
         ce += t * (lse - z[k]);
       }
-      if (grad) for (let k = 0; k < K; k++) e[k] = k === g ? 0 : tsum * Math.exp(z[k] - lse) - target[t0 + k];
+      if (grad)
+        for (let k = 0; k < K; k++)
+          e[k] = k === g ? 0 : tsum * Math.exp(z[k] - lse) - target[t0 + k];
     }
     if (!grad) continue;
     let gG = 0;

@@ -1,5 +1,11 @@
 import type { Cells } from '../model/cells';
-import type { BinaryLayout, BinaryModel, Channel, NominalFlags, NominalLayout } from '../model/types';
+import type {
+  BinaryLayout,
+  BinaryModel,
+  Channel,
+  NominalFlags,
+  NominalLayout,
+} from '../model/types';
 
 /** Engines a user can pick. `auto` resolves to one of the others. */
 export type EngineName = 'fused' | 'tfjs-webgpu' | 'tfjs-webgl' | 'tfjs-wasm' | 'tfjs-cpu';

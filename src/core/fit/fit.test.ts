@@ -33,7 +33,9 @@ describe('recovery on data simulated from LLM-NRM (60 LLMs × 400 items, mixed K
     const sT = Array.from(truth.subarray(L.s, L.s + data.J));
     const rhoT: number[] = [];
     const rhoH: number[] = [];
-    fit.llms.forEach((l, j) => l.rho.forEach((v, k) => (rhoH.push(v), rhoT.push(truth[L.rho + j * L.Kmax + k]))));
+    fit.llms.forEach((l, j) =>
+      l.rho.forEach((v, k) => (rhoH.push(v), rhoT.push(truth[L.rho + j * L.Kmax + k]))),
+    );
     // Mean absolute gap between fitted and true cell probabilities.
     const flags = nominalFlags('llmnrm');
     const btT = allBtilde(truth, L, data.nOptions, data.key);
@@ -47,7 +49,11 @@ describe('recovery on data simulated from LLM-NRM (60 LLMs × 400 items, mixed K
       l.delta.forEach((v, k) => (nat[L.delta + j * L.Kmax + k] = v));
       l.rho.forEach((v, k) => (nat[L.rho + j * L.Kmax + k] = v));
     });
-    fit.items.forEach((it, i) => it.a!.forEach((v, k) => ((nat[L.a + i * L.Kmax + k] = v), (nat[L.c + i * L.Kmax + k] = it.c![k]))));
+    fit.items.forEach((it, i) =>
+      it.a!.forEach(
+        (v, k) => ((nat[L.a + i * L.Kmax + k] = v), (nat[L.c + i * L.Kmax + k] = it.c![k])),
+      ),
+    );
     nat[L.w0] = fit.global.w0;
     nat[L.kappa] = fit.global.kappa;
     const btH = allBtilde(nat, L, data.nOptions, data.key);
@@ -65,7 +71,10 @@ describe('recovery on data simulated from LLM-NRM (60 LLMs × 400 items, mixed K
       spearmanTheta: rTheta,
       pearsonA: pearson(aH, aT),
       pearsonC: pearson(cH, cT),
-      spearmanS: spearman(fit.llms.map((l) => l.s), sT),
+      spearmanS: spearman(
+        fit.llms.map((l) => l.s),
+        sT,
+      ),
       pearsonRho: pearson(rhoH, rhoT),
       meanAbsProbGap: gap / n,
     };
@@ -81,9 +90,18 @@ describe('optimisers and posing', () => {
   const { data } = simulateNominal({ J: 30, I: 120, seed: 9, missing: 0.05, concentration: 100 });
 
   it('the fast optimiser reaches a cross-entropy at or below paper-faithful Adam-2500 in far fewer passes', async () => {
-    const paper = await fitDataset(data, { model: 'llmnrm', mode: 'paper', optimizer: 'adam', steps: 2500 });
+    const paper = await fitDataset(data, {
+      model: 'llmnrm',
+      mode: 'paper',
+      optimizer: 'adam',
+      steps: 2500,
+    });
     const fast = await fitDataset(data, { model: 'llmnrm' });
-    console.log('fast vs adam-2500', { fastCE: fast.crossEntropy, fastPasses: fast.passes, adamCE: paper.crossEntropy });
+    console.log('fast vs adam-2500', {
+      fastCE: fast.crossEntropy,
+      fastPasses: fast.passes,
+      adamCE: paper.crossEntropy,
+    });
     expect(fast.converged).toBe(true);
     // The well-posed priors cost a little cross-entropy and the gate makes the
     // surface non-convex, so allow 0.3% (measured: +0.2% on this seed, −0.1% on seed 10).
@@ -97,8 +115,18 @@ describe('optimisers and posing', () => {
     const sdA = (f: typeof a) => meanSd(f.json.items.flatMap((it) => it.a!)).sd;
     expect(Math.abs(sdA(a) - sdA(b)) / sdA(a)).toBeLessThan(0.01);
     expect(Math.abs(a.json.objective - b.json.objective) / a.json.objective).toBeLessThan(1e-4);
-    const p1 = await fitDataset(data, { model: 'nrm-soft', mode: 'paper', optimizer: 'adam', steps: 1500 });
-    const p2 = await fitDataset(data, { model: 'nrm-soft', mode: 'paper', optimizer: 'adam', steps: 3000 });
+    const p1 = await fitDataset(data, {
+      model: 'nrm-soft',
+      mode: 'paper',
+      optimizer: 'adam',
+      steps: 1500,
+    });
+    const p2 = await fitDataset(data, {
+      model: 'nrm-soft',
+      mode: 'paper',
+      optimizer: 'adam',
+      steps: 3000,
+    });
     const sdT = (f: typeof p1) => meanSd(f.llms.map((l) => l.theta)).sd;
     expect(sdT(p2)).toBeLessThan(sdT(p1) * 0.97);
   });
@@ -106,26 +134,51 @@ describe('optimisers and posing', () => {
   it('a converged fast fit restarted from its own end stays put', async () => {
     const first = await fitDatasetFull(data, { model: 'llmnrm' });
     const again = await fitDatasetFull(data, { model: 'llmnrm', warmup: 0 }, { start: first.x });
-    expect(Math.abs(again.json.objective - first.json.objective) / first.json.objective).toBeLessThan(1e-5);
-    const dTheta = Math.max(...first.json.llms.map((l, j) => Math.abs(l.theta - again.json.llms[j].theta)));
+    expect(
+      Math.abs(again.json.objective - first.json.objective) / first.json.objective,
+    ).toBeLessThan(1e-5);
+    const dTheta = Math.max(
+      ...first.json.llms.map((l, j) => Math.abs(l.theta - again.json.llms[j].theta)),
+    );
     expect(dTheta).toBeLessThan(0.02);
   });
 
   it('cancelling rejects with AbortError', async () => {
     const ac = new AbortController();
-    const p = fitDataset(data, { model: 'llmnrm', optimizer: 'adam', steps: 100000 }, {
-      signal: ac.signal,
-      onProgress: (s) => s.step > 5 && ac.abort(),
-    });
+    const p = fitDataset(
+      data,
+      { model: 'llmnrm', optimizer: 'adam', steps: 100000 },
+      {
+        signal: ac.signal,
+        onProgress: (s) => s.step > 5 && ac.abort(),
+      },
+    );
     await expect(p).rejects.toMatchObject({ name: 'AbortError' });
   });
 
   it('every model type fits to finite numbers', async () => {
-    for (const model of ['no-sharpness', 'no-position', 'no-fallback', 'nrm-soft', 'nrm-hard', '1pl', '2pl', '3pl', '4pl'] as const) {
+    for (const model of [
+      'no-sharpness',
+      'no-position',
+      'no-fallback',
+      'nrm-soft',
+      'nrm-hard',
+      '1pl',
+      '2pl',
+      '3pl',
+      '4pl',
+    ] as const) {
       const f = await fitDataset(data, { model, steps: 300 });
       expect(Number.isFinite(f.objective)).toBe(true);
-      expect(f.llms.every((l) => Number.isFinite(l.theta) && Number.isFinite(l.thetaSE))).toBe(true);
-      expect(spearman(f.llms.map((l) => l.theta), f.llms.map((l) => l.accuracy))).toBeGreaterThan(0.5);
+      expect(f.llms.every((l) => Number.isFinite(l.theta) && Number.isFinite(l.thetaSE))).toBe(
+        true,
+      );
+      expect(
+        spearman(
+          f.llms.map((l) => l.theta),
+          f.llms.map((l) => l.accuracy),
+        ),
+      ).toBeGreaterThan(0.5);
     }
   });
 });

@@ -5,7 +5,13 @@ import { makeObjective, pose } from './pose';
 import { adam, lbfgs, type OptimResult, type OptimStep } from './optim';
 import { countPreconditioner } from './precond';
 import { buildFitJson } from './result';
-import { DEFAULT_SETTINGS, PAPER_ADAM, type FitJson, type FitProgress, type FitSettings } from './types';
+import {
+  DEFAULT_SETTINGS,
+  PAPER_ADAM,
+  type FitJson,
+  type FitProgress,
+  type FitSettings,
+} from './types';
 
 /** Adam steps before L-BFGS in the fast optimiser. */
 export const FAST_WARMUP = 300;
@@ -41,7 +47,11 @@ export interface FitOutcome {
  * Fit a model to a data set by MAP. Cancelling through `signal` rejects with
  * an Error named 'AbortError' and leaves no engine resources behind.
  */
-export async function fitDataset(ds: Dataset, settings: Partial<FitSettings>, opts: FitOptions = {}): Promise<FitJson> {
+export async function fitDataset(
+  ds: Dataset,
+  settings: Partial<FitSettings>,
+  opts: FitOptions = {},
+): Promise<FitJson> {
   return (await fitDatasetFull(ds, settings, opts)).json;
 }
 
@@ -53,7 +63,9 @@ export async function fitDatasetFull(
   const settings: FitSettings = { ...DEFAULT_SETTINGS, ...settingsIn };
   if (ds.J < 1 || ds.I < 1) throw new Error('The data set has no LLMs or no items to fit.');
   if (settings.mode === 'default' && ds.J < 2)
-    throw new Error('The well-posed default standardises θ over LLMs and needs at least 2 LLMs; use paper mode.');
+    throw new Error(
+      'The well-posed default standardises θ over LLMs and needs at least 2 LLMs; use paper mode.',
+    );
   const t0 = performance.now();
   const posed = pose(ds, settings);
   if (opts.start && opts.start.length === posed.x0.length) posed.x0.set(opts.start);
@@ -65,11 +77,18 @@ export async function fitDatasetFull(
     let lastReport = 0;
     const maxSteps = settings.steps;
     const onStep = (s: OptimStep) => {
-      if (settings.optimizer === 'fast' || s.step % 10 === 0 || s.step === 1) trace.push({ step: s.step, objective: s.value });
+      if (settings.optimizer === 'fast' || s.step % 10 === 0 || s.step === 1)
+        trace.push({ step: s.step, objective: s.value });
       const now = performance.now();
       if (now - lastReport > 100) {
         lastReport = now;
-        opts.onProgress?.({ step: s.step, passes: s.passes, objective: s.value, elapsedMs: now - t0, maxSteps });
+        opts.onProgress?.({
+          step: s.step,
+          passes: s.passes,
+          objective: s.value,
+          elapsedMs: now - t0,
+          maxSteps,
+        });
       }
     };
     const f = (x: Float64Array, g: Float64Array) => obj.f(x, g);
@@ -114,7 +133,13 @@ export async function fitDatasetFull(
     const objective = await obj.f(res.x, g);
     trace.push({ step: res.steps, objective });
     const seconds = (performance.now() - t0) / 1000;
-    opts.onProgress?.({ step: res.steps, passes: res.passes, objective, elapsedMs: seconds * 1000, maxSteps });
+    opts.onProgress?.({
+      step: res.steps,
+      passes: res.passes,
+      objective,
+      elapsedMs: seconds * 1000,
+      maxSteps,
+    });
     const json = await buildFitJson({
       ds,
       settings,

@@ -1,10 +1,20 @@
 import { OPTION_LABELS } from '../data/types';
-import { binaryInfoAt, informativeDistractors, meanInfo, type BinaryItem, type NominalItem } from '../model/itemfns';
+import {
+  binaryInfoAt,
+  informativeDistractors,
+  meanInfo,
+  type BinaryItem,
+  type NominalItem,
+} from '../model/itemfns';
 import type { FitJson, ItemResult } from './types';
 
 /** The nominal component of a fitted item, for the item functions. */
 export function nominalItemOf(it: ItemResult): NominalItem {
-  return { a: it.a ?? [], c: it.c ?? [], key: OPTION_LABELS.indexOf(it.key as (typeof OPTION_LABELS)[number]) };
+  return {
+    a: it.a ?? [],
+    c: it.c ?? [],
+    key: OPTION_LABELS.indexOf(it.key as (typeof OPTION_LABELS)[number]),
+  };
 }
 
 export function binaryItemOf(it: ItemResult): BinaryItem {

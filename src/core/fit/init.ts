@@ -20,7 +20,12 @@ export function startTheta(ds: Dataset): Float64Array {
   return clean.map((v) => (sd > 0 ? (v - mean) / sd : 0));
 }
 
-export function nominalStart(ds: Dataset, F: NominalFreeLayout, flags: NominalFlags, size: number): Float64Array {
+export function nominalStart(
+  ds: Dataset,
+  F: NominalFreeLayout,
+  flags: NominalFlags,
+  size: number,
+): Float64Array {
   const x = new Float64Array(size);
   const theta = startTheta(ds);
   const { J, I, Kmax } = ds;
@@ -58,7 +63,12 @@ export function nominalStart(ds: Dataset, F: NominalFreeLayout, flags: NominalFl
   return x;
 }
 
-export function binaryStart(ds: Dataset, F: BinaryFreeLayout, model: BinaryModel, size: number): Float64Array {
+export function binaryStart(
+  ds: Dataset,
+  F: BinaryFreeLayout,
+  model: BinaryModel,
+  size: number,
+): Float64Array {
   const x = new Float64Array(size);
   x.set(startTheta(ds), F.theta);
   const { J, I, Kmax } = ds;

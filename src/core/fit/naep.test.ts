@@ -8,7 +8,10 @@ import { createRng } from '../model/rng';
 import { fitDataset } from './fit';
 import { makeObjective, pose } from './pose';
 
-const NAEP = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/data/naep');
+const NAEP = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../shared/data/naep',
+);
 const f = (name: string) => path.join(NAEP, name);
 
 describe('real NAEP data (18 LLMs × 345 items)', () => {
@@ -16,7 +19,10 @@ describe('real NAEP data (18 LLMs × 345 items)', () => {
   let long: Dataset;
   beforeAll(async () => {
     wide = await loadDatasetFromPaths([f('econ-reading.wide.csv')]);
-    long = await loadDatasetFromPaths([f('econ-reading.items.csv'), f('econ-reading.long-logprob.csv')]);
+    long = await loadDatasetFromPaths([
+      f('econ-reading.items.csv'),
+      f('econ-reading.long-logprob.csv'),
+    ]);
   });
 
   it('gives the same objective for the same cells in wide and long-logprob form, at the same parameters', async () => {
@@ -38,12 +44,17 @@ describe('real NAEP data (18 LLMs × 345 items)', () => {
   });
 
   it('fits every NAEP file to finite parameters, with θ ordered like accuracy', async () => {
-    const fourOrders = await loadDatasetFromPaths([f('econ-reading-4orders.items.csv'), f('econ-reading-4orders.wide.csv')]);
+    const fourOrders = await loadDatasetFromPaths([
+      f('econ-reading-4orders.items.csv'),
+      f('econ-reading-4orders.wide.csv'),
+    ]);
     expect(fourOrders.I).toBe(1380);
     for (const ds of [wide, long, fourOrders]) {
       const fit = await fitDataset(ds, { model: 'llmnrm', steps: 600 });
       expect(Number.isFinite(fit.objective)).toBe(true);
-      expect(fit.items.every((it) => it.a!.every(Number.isFinite) && Number.isFinite(it.b))).toBe(true);
+      expect(fit.items.every((it) => it.a!.every(Number.isFinite) && Number.isFinite(it.b))).toBe(
+        true,
+      );
       const best = fit.llms.reduce((a, b) => (b.theta > a.theta ? b : a));
       const worst = fit.llms.reduce((a, b) => (b.theta < a.theta ? b : a));
       expect(best.accuracy).toBeGreaterThan(worst.accuracy);

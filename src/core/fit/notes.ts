@@ -15,7 +15,10 @@ function listed(ids: string[]): string {
 export function identificationNotes(ds: Dataset, mode: Mode): string[] {
   const { J, I, Kmax } = ds;
   const notes: string[] = [];
-  const held = mode === 'default' ? 'held finite only by the weak N(0, 30²) item prior' : 'not identified (they drift with fit length)';
+  const held =
+    mode === 'default'
+      ? 'held finite only by the weak N(0, 30²) item prior'
+      : 'not identified (they drift with fit length)';
   const saturated: string[] = [];
   const sparseItems: string[] = [];
   for (let i = 0; i < I; i++) {
@@ -39,7 +42,9 @@ export function identificationNotes(ds: Dataset, mode: Mode): string[] {
       `${saturated.length} item(s) with no variance (every LLM puts > 95% on the same option): ${listed(saturated)}. Their option parameters are ${held}.`,
     );
   if (sparseItems.length)
-    notes.push(`${sparseItems.length} item(s) observed for fewer than 2 LLMs: ${listed(sparseItems)}. Their parameters rest on the priors.`);
+    notes.push(
+      `${sparseItems.length} item(s) observed for fewer than 2 LLMs: ${listed(sparseItems)}. Their parameters rest on the priors.`,
+    );
   const sparseLlms: string[] = [];
   for (let j = 0; j < J; j++) {
     let n = 0;
@@ -47,6 +52,8 @@ export function identificationNotes(ds: Dataset, mode: Mode): string[] {
     if (n < 3) sparseLlms.push(ds.llmIds[j]);
   }
   if (sparseLlms.length)
-    notes.push(`${sparseLlms.length} LLM(s) observed on fewer than 3 items: ${listed(sparseLlms)}. Their θ is mostly prior.`);
+    notes.push(
+      `${sparseLlms.length} LLM(s) observed on fewer than 3 items: ${listed(sparseLlms)}. Their θ is mostly prior.`,
+    );
   return notes;
 }

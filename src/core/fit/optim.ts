@@ -57,10 +57,10 @@ export async function adam(f: Objective, x0: Float64Array, o: AdamOptions): Prom
   const g = new Float64Array(x.length);
   const m = new Float64Array(x.length);
   const v = new Float64Array(x.length);
-  let value = NaN;
   for (let t = 1; t <= o.maxSteps; t++) {
-    value = await f(x, g);
-    if (!Number.isFinite(value)) throw new Error(`Adam: the objective became ${value} at step ${t}.`);
+    const value = await f(x, g);
+    if (!Number.isFinite(value))
+      throw new Error(`Adam: the objective became ${value} at step ${t}.`);
     const c1 = 1 - o.beta1 ** t;
     const c2 = 1 - o.beta2 ** t;
     for (let q = 0; q < x.length; q++) {
@@ -72,7 +72,7 @@ export async function adam(f: Objective, x0: Float64Array, o: AdamOptions): Prom
     await checkpoint(o.signal);
   }
   // The reported value is at the final parameters, not one step behind.
-  value = await f(x, g);
+  const value = await f(x, g);
   return { x, value, steps: o.maxSteps, passes: o.maxSteps + 1, converged: false };
 }
 
@@ -170,12 +170,9 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
       }
       t = hi < Infinity ? (lo + hi) / 2 : 2 * lo;
     }
-    if (!accepted) {
-      if (Number.isFinite(fn) && fn < fx) accepted = true;
-      else {
-        converged = true; // No further decrease is possible at this precision.
-        break;
-      }
+    if (!accepted && !(Number.isFinite(fn) && fn < fx)) {
+      converged = true; // No further decrease is possible at this precision.
+      break;
     }
     step++;
     const s = new Float64Array(n);

@@ -1,7 +1,11 @@
 import type { Dataset } from '../data/types';
 import type { Engine, Problem } from '../engines/types';
 import { buildCells } from '../model/cells';
-import { binaryParameterisation, nominalParameterisation, type Parameterisation } from '../model/params';
+import {
+  binaryParameterisation,
+  nominalParameterisation,
+  type Parameterisation,
+} from '../model/params';
 import { binaryLayout, isBinary, nominalFlags, nominalLayout } from '../model/types';
 import { binaryStart, nominalStart } from './init';
 import type { FitSettings } from './types';
@@ -14,19 +18,30 @@ export interface Posed {
 }
 
 /** Turn a data set and settings into the problem an engine and optimiser run on. */
-export function pose(ds: Dataset, settings: Pick<FitSettings, 'model' | 'mode' | 'binaryTarget'>): Posed {
+export function pose(
+  ds: Dataset,
+  settings: Pick<FitSettings, 'model' | 'mode' | 'binaryTarget'>,
+): Posed {
   const { model, mode } = settings;
   if (isBinary(model)) {
     const cells = buildCells(ds, (settings.binaryTarget ?? 'hard') === 'hard');
     const layout = binaryLayout(ds.J, ds.I);
     const P = binaryParameterisation(layout, model, mode);
-    return { problem: { kind: 'binary', model, layout, cells }, P, x0: binaryStart(ds, P.free, model, P.size) };
+    return {
+      problem: { kind: 'binary', model, layout, cells },
+      P,
+      x0: binaryStart(ds, P.free, model, P.size),
+    };
   }
   const flags = nominalFlags(model);
   const cells = buildCells(ds, flags.hardTargets);
   const layout = nominalLayout(ds.J, ds.I, ds.Kmax);
   const P = nominalParameterisation(layout, flags, ds.nOptions, mode);
-  return { problem: { kind: 'nominal', flags, layout, cells }, P, x0: nominalStart(ds, P.free, flags, P.size) };
+  return {
+    problem: { kind: 'nominal', flags, layout, cells },
+    P,
+    x0: nominalStart(ds, P.free, flags, P.size),
+  };
 }
 
 /** The parts of the objective at one point. */

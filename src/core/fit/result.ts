@@ -27,7 +27,12 @@ interface BuildArgs {
  * central difference of the gradient with every θ moved at once gives the whole
  * diagonal in two passes.
  */
-async function thetaSE(engine: Engine, nat: Float64Array, J: number, thetaOff: number): Promise<number[]> {
+async function thetaSE(
+  engine: Engine,
+  nat: Float64Array,
+  J: number,
+  thetaOff: number,
+): Promise<number[]> {
   const h = 1e-4;
   const x = Float64Array.from(nat);
   const gp = new Float64Array(nat.length);
@@ -54,7 +59,16 @@ export async function buildFitJson(a: BuildArgs): Promise<FitJson> {
   for (let j = 0; j < J; j++) for (let i = 0; i < I; i++) nObs[j] += ds.observed[j * I + i];
   const llms: LlmResult[] = ds.llmIds.map((id, j) => {
     if (problem.kind === 'binary') {
-      return { id, theta: nat[thetaOff + j], thetaSE: se[j], s: 1, delta: [], rho: [], accuracy: acc[j], nObserved: nObs[j] };
+      return {
+        id,
+        theta: nat[thetaOff + j],
+        thetaSE: se[j],
+        s: 1,
+        delta: [],
+        rho: [],
+        accuracy: acc[j],
+        nObserved: nObs[j],
+      };
     }
     const L = problem.layout;
     return {

@@ -17,9 +17,18 @@ describe('scoring new LLMs against a fixed bank', () => {
     const full = await scoreLlms(held, bank);
     expect(full.used).toBe(200);
     expect(full.notInBank).toEqual([]);
-    const rFull = spearman(full.llms.map((l) => l.theta), thetaTrue);
-    const rBin = spearman((await scoreLlms(held, bank, { channel: 'binary' })).llms.map((l) => l.theta), thetaTrue);
-    const rWrong = spearman((await scoreLlms(held, bank, { channel: 'wrong' })).llms.map((l) => l.theta), thetaTrue);
+    const rFull = spearman(
+      full.llms.map((l) => l.theta),
+      thetaTrue,
+    );
+    const rBin = spearman(
+      (await scoreLlms(held, bank, { channel: 'binary' })).llms.map((l) => l.theta),
+      thetaTrue,
+    );
+    const rWrong = spearman(
+      (await scoreLlms(held, bank, { channel: 'wrong' })).llms.map((l) => l.theta),
+      thetaTrue,
+    );
     console.log('held-out spearman', { rFull, rBin, rWrong });
     expect(rFull).toBeGreaterThan(0.9);
     expect(rBin).toBeGreaterThan(0.6);
@@ -28,7 +37,14 @@ describe('scoring new LLMs against a fixed bank', () => {
   });
 
   it('reports and ignores items that are not in the bank', async () => {
-    const bank = await fitDataset(subsetDataset(data, train, Array.from({ length: 150 }, (_, i) => i)), { model: '2pl' });
+    const bank = await fitDataset(
+      subsetDataset(
+        data,
+        train,
+        Array.from({ length: 150 }, (_, i) => i),
+      ),
+      { model: '2pl' },
+    );
     const r = await scoreLlms(subsetDataset(data, test), bank);
     expect(r.notInBank.length).toBe(50);
     expect(r.used).toBe(150);

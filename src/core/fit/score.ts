@@ -4,7 +4,11 @@ import { createFusedEngine } from '../engines/fused';
 import type { Problem } from '../engines/types';
 import { accuracyByLlm, channelCells } from '../model/cells';
 import { softplusInv } from '../model/math';
-import { binaryParameterisation, nominalParameterisation, type Parameterisation } from '../model/params';
+import {
+  binaryParameterisation,
+  nominalParameterisation,
+  type Parameterisation,
+} from '../model/params';
 import { binaryLayout, isBinary, nominalFlags, nominalLayout, type Channel } from '../model/types';
 import { lbfgs } from './optim';
 import type { FitJson, LlmResult } from './types';
@@ -29,7 +33,11 @@ export interface ScoreResult {
  * global parameter held at the bank's values; each LLM's own s, δ and ρ are
  * estimated alongside θ. SE(θ) is 1/√(observed information in θ).
  */
-export async function scoreLlms(data: Dataset, bank: FitJson, opts: ScoreOptions = {}): Promise<ScoreResult> {
+export async function scoreLlms(
+  data: Dataset,
+  bank: FitJson,
+  opts: ScoreOptions = {},
+): Promise<ScoreResult> {
   const byId = new Map(bank.items.map((it, i) => [it.id, i]));
   const keepIdx: number[] = [];
   const notInBank: string[] = [];
@@ -66,16 +74,25 @@ export async function scoreLlms(data: Dataset, bank: FitJson, opts: ScoreOptions
       else if (F.nA === 1) free[F.a] = it.slope ?? 1;
       free[F.d + i] = it.d ?? 0;
       if (F.uBar > F.gBar) free[F.gBar + i] = Math.log((it.g ?? 1e-6) / (1 - (it.g ?? 1e-6)));
-      if (F.size > F.uBar) free[F.uBar + i] = Math.log((it.u ?? 1 - 1e-6) / (1 - (it.u ?? 1 - 1e-6)));
+      if (F.size > F.uBar)
+        free[F.uBar + i] = Math.log((it.u ?? 1 - 1e-6) / (1 - (it.u ?? 1 - 1e-6)));
     });
     frozen.push([F.a, F.size]);
   } else {
-    const flags = nominalFlags(bank.model as Exclude<typeof bank.model, '1pl' | '2pl' | '3pl' | '4pl'>);
+    const flags = nominalFlags(
+      bank.model as Exclude<typeof bank.model, '1pl' | '2pl' | '3pl' | '4pl'>,
+    );
     const layout = nominalLayout(J, I, Kmax);
     const np = nominalParameterisation(layout, flags, ds.nOptions, 'score');
     const F = np.free;
     P = np;
-    problem = { kind: 'nominal', flags, layout, cells: channelCells(ds, channel, flags.hardTargets), channel };
+    problem = {
+      kind: 'nominal',
+      flags,
+      layout,
+      cells: channelCells(ds, channel, flags.hardTargets),
+      channel,
+    };
     free = new Float64Array(np.size);
     if (flags.sharpness) free.fill(softplusInv(1), F.sBar, F.sBar + J);
     bankItems.forEach((it, i) => {
@@ -98,7 +115,11 @@ export async function scoreLlms(data: Dataset, bank: FitJson, opts: ScoreOptions
     for (const [a, b] of frozen) g.fill(0, a, b);
     return ce + prior + penalty;
   };
-  const res = await lbfgs(f, free, { maxSteps: opts.maxSteps ?? 500, tol: 1e-10, signal: opts.signal });
+  const res = await lbfgs(f, free, {
+    maxSteps: opts.maxSteps ?? 500,
+    tol: 1e-10,
+    signal: opts.signal,
+  });
   P.toNatural(res.x, nat);
   // Observed information in θ_j: the CE's curvature plus the N(0, 1) prior's 1.
   const h = 1e-4;
@@ -115,7 +136,13 @@ export async function scoreLlms(data: Dataset, bank: FitJson, opts: ScoreOptions
     const info = (gp[th + j] - gm[th + j]) / (2 * h) + 1;
     let nObserved = 0;
     for (let i = 0; i < I; i++) nObserved += ds.observed[j * I + i];
-    const base = { id, theta: nat[th + j], thetaSE: info > 0 ? 1 / Math.sqrt(info) : NaN, accuracy: acc[j], nObserved };
+    const base = {
+      id,
+      theta: nat[th + j],
+      thetaSE: info > 0 ? 1 / Math.sqrt(info) : NaN,
+      accuracy: acc[j],
+      nObserved,
+    };
     if (problem.kind === 'binary') return { ...base, s: 1, delta: [], rho: [] };
     const L = problem.layout;
     return {

@@ -84,7 +84,11 @@ export function accuracyByLlm(ds: Dataset): Float64Array {
  * - 'wrong': only cells whose argmax is not the key, with the observed mass on
  *   distractors renormalised to 1 (the key's mass dropped).
  */
-export function channelCells(ds: Dataset, channel: 'option' | 'binary' | 'wrong', hard = false): Cells {
+export function channelCells(
+  ds: Dataset,
+  channel: 'option' | 'binary' | 'wrong',
+  hard = false,
+): Cells {
   const all = buildCells(ds, hard || channel === 'binary');
   if (channel !== 'wrong') return all;
   const { Kmax } = all;

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { buildCells, channelCells } from './cells';
 import { evaluateFused } from '../engines/fused';
 import type { Problem } from '../engines/types';
-import { binaryParameterisation, nominalParameterisation, type Mode, type Parameterisation } from './params';
+import {
+  binaryParameterisation,
+  nominalParameterisation,
+  type Mode,
+  type Parameterisation,
+} from './params';
 import { createRng } from './rng';
 import { simulateNominal } from './simulate';
 import {
@@ -16,7 +21,12 @@ import {
 } from './types';
 
 /** Total objective (CE + prior + penalty) and its free-vector gradient. */
-function objective(problem: Problem, P: Parameterisation, x: Float64Array, gx: Float64Array | null) {
+function objective(
+  problem: Problem,
+  P: Parameterisation,
+  x: Float64Array,
+  gx: Float64Array | null,
+) {
   const nat = new Float64Array(P.natSize);
   const gNat = new Float64Array(P.natSize);
   P.toNatural(x, nat);
@@ -42,34 +52,37 @@ function setup(model: ModelType, mode: Mode) {
 
 // Richardson-extrapolated central differences in float64: truncation ~h⁴, round-off
 // ~1e-16·|L|/h, so 1e-6 relative (to the gradient's max norm) is a safe bound.
-describe.each(['paper', 'default', 'score'] as Mode[])('finite-difference gradients (%s mode, fused engine)', (mode) => {
-  it.each([...NOMINAL_MODELS, ...BINARY_MODELS])('%s', (model) => {
-    const { problem, P } = setup(model, mode);
-    const rng = createRng(11);
-    const x = new Float64Array(P.size);
-    for (let q = 0; q < x.length; q++) x[q] = 0.5 * rng.normal();
-    const g = new Float64Array(P.size);
-    objective(problem, P, x, g);
-    const scale = Math.max(...g.map(Math.abs));
-    expect(scale).toBeGreaterThan(0);
-    const central = (q: number, h: number) => {
-      const x0 = x[q];
-      x[q] = x0 + h;
-      const fp = objective(problem, P, x, null);
-      x[q] = x0 - h;
-      const fm = objective(problem, P, x, null);
-      x[q] = x0;
-      return (fp - fm) / (2 * h);
-    };
-    let worst = 0;
-    for (let q = 0; q < x.length; q++) {
-      // Richardson extrapolation of two central differences: error O(h⁴).
-      const fd = (4 * central(q, 5e-5) - central(q, 1e-4)) / 3;
-      worst = Math.max(worst, Math.abs(fd - g[q]));
-    }
-    expect(worst / scale).toBeLessThan(1e-6);
-  });
-});
+describe.each(['paper', 'default', 'score'] as Mode[])(
+  'finite-difference gradients (%s mode, fused engine)',
+  (mode) => {
+    it.each([...NOMINAL_MODELS, ...BINARY_MODELS])('%s', (model) => {
+      const { problem, P } = setup(model, mode);
+      const rng = createRng(11);
+      const x = new Float64Array(P.size);
+      for (let q = 0; q < x.length; q++) x[q] = 0.5 * rng.normal();
+      const g = new Float64Array(P.size);
+      objective(problem, P, x, g);
+      const scale = Math.max(...g.map(Math.abs));
+      expect(scale).toBeGreaterThan(0);
+      const central = (q: number, h: number) => {
+        const x0 = x[q];
+        x[q] = x0 + h;
+        const fp = objective(problem, P, x, null);
+        x[q] = x0 - h;
+        const fm = objective(problem, P, x, null);
+        x[q] = x0;
+        return (fp - fm) / (2 * h);
+      };
+      let worst = 0;
+      for (let q = 0; q < x.length; q++) {
+        // Richardson extrapolation of two central differences: error O(h⁴).
+        const fd = (4 * central(q, 5e-5) - central(q, 1e-4)) / 3;
+        worst = Math.max(worst, Math.abs(fd - g[q]));
+      }
+      expect(worst / scale).toBeLessThan(1e-6);
+    });
+  },
+);
 
 describe('finite-difference gradients of the scoring channels (fused engine)', () => {
   it.each(['binary', 'wrong'] as const)('%s channel', (channel) => {

@@ -145,7 +145,10 @@ export function informativeDistractors(item: NominalItem, grid = thetaGrid(-4, 4
 }
 
 /** Mean of I_binary and I_wrong of an item over a set of θ values (e.g. the fitted LLMs). */
-export function meanInfo(item: NominalItem, thetas: ArrayLike<number>): { binary: number; wrong: number } {
+export function meanInfo(
+  item: NominalItem,
+  thetas: ArrayLike<number>,
+): { binary: number; wrong: number } {
   let b = 0;
   let w = 0;
   const p = new Float64Array(item.a.length);

@@ -41,7 +41,12 @@ export function nominalProbs(
 }
 
 /** b̃ for every item of a natural parameter vector. */
-export function allBtilde(nat: Float64Array, L: NominalLayout, nOptions: Uint8Array, key: Uint8Array): Float64Array {
+export function allBtilde(
+  nat: Float64Array,
+  L: NominalLayout,
+  nOptions: Uint8Array,
+  key: Uint8Array,
+): Float64Array {
   const out = new Float64Array(L.I);
   const w = new Float64Array(L.Kmax);
   const a = nat.subarray(L.a);

@@ -37,14 +37,26 @@ export interface Parameterisation {
    * gradient back: `gNat` holds ∂CE/∂nat on entry (it is modified), `gFree` is
    * overwritten with ∂(CE + prior + penalty)/∂free.
    */
-  pullback(free: Float64Array, nat: Float64Array, gNat: Float64Array, gFree: Float64Array | null): {
+  pullback(
+    free: Float64Array,
+    nat: Float64Array,
+    gNat: Float64Array,
+    gFree: Float64Array | null,
+  ): {
     prior: number;
     penalty: number;
   };
 }
 
 /** θ from its free block: identity (paper) or standardised (default). */
-function thetaForward(free: Float64Array, off: number, J: number, mode: Mode, out: Float64Array, outOff: number) {
+function thetaForward(
+  free: Float64Array,
+  off: number,
+  J: number,
+  mode: Mode,
+  out: Float64Array,
+  outOff: number,
+) {
   if (mode !== 'default' || J < 2) {
     for (let j = 0; j < J; j++) out[outOff + j] = free[off + j];
     return;
@@ -220,7 +232,9 @@ export function nominalParameterisation(
       if (f.sharpness && geo) for (let j = 0; j < J; j++) mG += (g[L.s + j] * nat[L.s + j]) / J;
       for (let j = 0; j < J; j++) {
         if (f.sharpness)
-          gx[F.sBar + j] = geo ? g[L.s + j] * nat[L.s + j] - mG : g[L.s + j] * sigmoid(x[F.sBar + j]);
+          gx[F.sBar + j] = geo
+            ? g[L.s + j] * nat[L.s + j] - mG
+            : g[L.s + j] * sigmoid(x[F.sBar + j]);
         if (f.position) centre(g, L.delta + j * Kmax, Kmax, gx, F.delta + j * Kmax);
         if (f.fallback) centre(g, L.rho + j * Kmax, Kmax, gx, F.rho + j * Kmax);
       }
@@ -253,7 +267,11 @@ export interface BinaryFreeLayout {
   size: number;
 }
 
-export function binaryFreeLayout(L: BinaryLayout, model: BinaryModel, mode: Mode): BinaryFreeLayout {
+export function binaryFreeLayout(
+  L: BinaryLayout,
+  model: BinaryModel,
+  mode: Mode,
+): BinaryFreeLayout {
   const { J, I } = L;
   const nA = model === '1pl' ? (mode === 'paper' ? 0 : 1) : I;
   const a = J;
@@ -291,8 +309,10 @@ export function binaryParameterisation(
       let penalty = 0;
       if (mode === 'default') {
         for (let i = 0; i < I; i++) {
-          if (useG) penalty += (0.5 * (x[F.gBar + i] - PRIOR_MEAN.logitG) ** 2) / PRIOR_SD.logitG ** 2;
-          if (useU) penalty += (0.5 * (x[F.uBar + i] - PRIOR_MEAN.logitU) ** 2) / PRIOR_SD.logitU ** 2;
+          if (useG)
+            penalty += (0.5 * (x[F.gBar + i] - PRIOR_MEAN.logitG) ** 2) / PRIOR_SD.logitG ** 2;
+          if (useU)
+            penalty += (0.5 * (x[F.uBar + i] - PRIOR_MEAN.logitU) ** 2) / PRIOR_SD.logitU ** 2;
         }
       }
       if (mode === 'default') {
@@ -312,12 +332,14 @@ export function binaryParameterisation(
         if (useG) {
           const gi = nat[L.g + i];
           gx[F.gBar + i] = g[L.g + i] * gi * (1 - gi);
-          if (mode === 'default') gx[F.gBar + i] += (x[F.gBar + i] - PRIOR_MEAN.logitG) / PRIOR_SD.logitG ** 2;
+          if (mode === 'default')
+            gx[F.gBar + i] += (x[F.gBar + i] - PRIOR_MEAN.logitG) / PRIOR_SD.logitG ** 2;
         }
         if (useU) {
           const ui = nat[L.u + i];
           gx[F.uBar + i] = g[L.u + i] * ui * (1 - ui);
-          if (mode === 'default') gx[F.uBar + i] += (x[F.uBar + i] - PRIOR_MEAN.logitU) / PRIOR_SD.logitU ** 2;
+          if (mode === 'default')
+            gx[F.uBar + i] += (x[F.uBar + i] - PRIOR_MEAN.logitU) / PRIOR_SD.logitU ** 2;
         }
       }
       return { prior, penalty };

@@ -5,7 +5,15 @@ import { nominalFlags, nominalLayout, type NominalLayout, type NominalModel } fr
 
 /** A realistic mix of option counts, mean ≈ 5.85 (the paper's bank has 5.82). */
 export const OPTION_COUNT_MIX: Readonly<Record<number, number>> = {
-  2: 0.04, 3: 0.05, 4: 0.46, 5: 0.1, 6: 0.02, 7: 0.02, 8: 0.02, 9: 0.02, 10: 0.27,
+  2: 0.04,
+  3: 0.05,
+  4: 0.46,
+  5: 0.1,
+  6: 0.02,
+  7: 0.02,
+  8: 0.02,
+  9: 0.02,
+  10: 0.27,
 };
 
 export interface SimulateOptions {
@@ -116,7 +124,15 @@ export function simulateNominal(opts: SimulateOptions): Simulated {
     obs,
     observed,
     leakage: new Float32Array(J * I),
-    sources: [{ file: 'simulated', format: 'wide', valueKind: 'prob', valueKindReason: 'simulated', rows: J * I }],
+    sources: [
+      {
+        file: 'simulated',
+        format: 'wide',
+        valueKind: 'prob',
+        valueKindReason: 'simulated',
+        rows: J * I,
+      },
+    ],
     warnings: [],
   };
   return { data, truth: nat, layout: L };

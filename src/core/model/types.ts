@@ -9,7 +9,8 @@
  */
 
 /** Option-level models (the nominal family). */
-export type NominalModel = 'llmnrm' | 'no-sharpness' | 'no-position' | 'no-fallback' | 'nrm-soft' | 'nrm-hard';
+export type NominalModel =
+  'llmnrm' | 'no-sharpness' | 'no-position' | 'no-fallback' | 'nrm-soft' | 'nrm-hard';
 /** Binary models on correctness. */
 export type BinaryModel = '1pl' | '2pl' | '3pl' | '4pl';
 export type ModelType = NominalModel | BinaryModel;

@@ -25,7 +25,7 @@ export function pearson(x: ArrayLike<number>, y: ArrayLike<number>): number {
 export function ranks(x: ArrayLike<number>): Float64Array {
   const idx = Array.from({ length: x.length }, (_, i) => i).sort((a, b) => x[a] - x[b]);
   const r = new Float64Array(x.length);
-  for (let s = 0; s < idx.length; ) {
+  for (let s = 0; s < idx.length;) {
     let e = s;
     while (e + 1 < idx.length && x[idx[e + 1]] === x[idx[s]]) e++;
     for (let q = s; q <= e; q++) r[idx[q]] = (s + e) / 2 + 1;
