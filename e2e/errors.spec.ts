@@ -38,14 +38,27 @@ test('a long file without its items file is refused with the reason', async ({ p
   await waitState(page, 'empty');
 });
 
-test('if the worker dies, a fresh one gets the data and a retry works', async ({ page }) => {
-  await open(page, true);
-  await page.evaluate(() =>
-    (
-      globalThis as unknown as { __nrmWorkbench: { bridge: { simulateCrash(): void } } }
-    ).__nrmWorkbench.bridge.simulateCrash(),
-  );
-  await expect(page.getByTestId('notice')).toContainText('worker stopped');
-  await fitModel(page, 'no-fallback');
-  await expect(page.getByRole('radio', { name: /no-fallback/ })).toBeChecked();
-});
+type Bridge = {
+  simulateFailure(signal: AbortSignal, kind: 'crash' | 'hang'): Promise<void>;
+  timings: { pingEvery: number; pingTimeout: number };
+};
+
+for (const kind of ['crash', 'hang'] as const) {
+  test(`if the worker ${kind === 'crash' ? 'dies' : 'hangs'}, a fresh one gets the data and a retry works`, async ({
+    page,
+  }) => {
+    await open(page, true);
+    await page.evaluate((k) => {
+      const bridge = (globalThis as unknown as { __nrmWorkbench: { bridge: Bridge } })
+        .__nrmWorkbench.bridge;
+      bridge.timings.pingEvery = 200;
+      bridge.timings.pingTimeout = 1000;
+      bridge.simulateFailure(new AbortController().signal, k).catch(() => undefined);
+    }, kind);
+    await expect(page.getByTestId('notice')).toContainText(
+      kind === 'crash' ? 'worker stopped' : 'worker stopped answering',
+    );
+    await fitModel(page, 'no-fallback');
+    await expect(page.getByRole('radio', { name: /no-fallback/ })).toBeChecked();
+  });
+}

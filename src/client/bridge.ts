@@ -12,10 +12,7 @@ import type {
 } from '../worker/protocol';
 import type { WorkerApi } from '../worker/worker';
 
-/** How long a cancelled call may take to stop before its worker is replaced. */
-const CANCEL_GRACE_MS = 1500;
-
-/** The worker stopped (crashed, ran out of memory) while a call was in flight. */
+/** The worker stopped (crashed, hung, ran out of memory) while a call was in flight. */
 export class WorkerCrashedError extends Error {
   constructor(message: string) {
     super(message);
@@ -32,8 +29,21 @@ class AbortError extends Error {
 }
 
 export const abortError = (message = 'Cancelled.'): Error => new AbortError(message);
-
 export const isAbort = (e: unknown): boolean => e instanceof Error && e.name === 'AbortError';
+
+/** Timings of the bridge's safety nets, in ms. */
+export interface BridgeTimings {
+  /** How long a cancelled call may take to stop before its worker is replaced. */
+  cancelGrace: number;
+  /** While calls are pending, the worker is pinged this often... */
+  pingEvery: number;
+  /** ...and replaced if a ping goes unanswered this long (the worker yields every ~25 ms). */
+  pingTimeout: number;
+}
+
+const TIMINGS: BridgeTimings = { cancelGrace: 1500, pingEvery: 5000, pingTimeout: 60_000 };
+
+type Api = Comlink.Remote<WorkerApi>;
 
 function spawnWorker(): Worker {
   return new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module' });
@@ -43,19 +53,21 @@ function spawnWorker(): Worker {
  * The one owner of the compute worker. Every method takes an AbortSignal first;
  * calls run one at a time. Cancelling sends `cancel(id)` to the worker, which
  * aborts its own AbortController (signals cannot cross comlink). If the worker
- * dies, pending calls reject, a fresh worker starts and the last loaded data
- * set is sent to it again, so the user can simply retry.
+ * dies or stops answering, pending calls reject, a fresh worker starts and the
+ * last loaded data set is sent to it again, so the user can simply retry.
  */
 export class WorkerBridge {
   private worker!: Worker;
-  private api!: Comlink.Remote<WorkerApi>;
+  private api!: Api;
   private ready: Promise<unknown> = Promise.resolve();
   private queue: Promise<unknown> = Promise.resolve();
   private nextId = 0;
   private readonly pending = new Map<number, (e: Error) => void>();
   private lastDataset: Dataset | null = null;
-  /** Told when the worker had to be replaced (crash or a cancel it ignored). */
+  private watchdog: ReturnType<typeof setInterval> | null = null;
+  /** Told when the worker had to be replaced (crash, hang, or a cancel it ignored). */
   onRestart: ((reason: string) => void) | null = null;
+  timings: BridgeTimings = { ...TIMINGS };
 
   constructor(private readonly spawn: () => Worker = spawnWorker) {
     keepErrorFields();
@@ -91,9 +103,9 @@ export class WorkerBridge {
     return this.exec(signal, (api) => api.resolveEngine(choice));
   }
 
-  /** Makes the worker throw outside any call, as a crash would (for tests). */
-  simulateCrash(): void {
-    void this.api.simulateCrash();
+  /** Makes the worker crash (throw outside any call) or hang (for tests of recovery). */
+  simulateFailure(signal: AbortSignal, kind: 'crash' | 'hang'): Promise<void> {
+    return this.exec(signal, (api) => api.simulateFailure(kind));
   }
 
   terminate(): void {
@@ -107,7 +119,7 @@ export class WorkerBridge {
     this.api = Comlink.wrap<WorkerApi>(w);
     const onError = (e: Event) => {
       e.preventDefault();
-      const msg = e instanceof ErrorEvent && e.message ? e.message : 'unknown error';
+      const msg = (e as { message?: string }).message || 'unknown error';
       if (w === this.worker) this.restart(`The worker stopped (${msg}).`, WorkerCrashedError);
     };
     w.addEventListener('error', onError);
@@ -130,11 +142,30 @@ export class WorkerBridge {
     for (const reject of rejects) reject(make());
   }
 
+  /** Pings the worker while calls are pending; one that never answers is replaced. */
+  private watch(): void {
+    if (this.watchdog) return;
+    this.watchdog = setInterval(() => {
+      if (!this.pending.size) {
+        clearInterval(this.watchdog!);
+        this.watchdog = null;
+        return;
+      }
+      const w = this.worker;
+      let answered = false;
+      this.api.ping().then(
+        () => (answered = true),
+        () => undefined,
+      );
+      setTimeout(() => {
+        if (!answered && w === this.worker && this.pending.size)
+          this.restart('The worker stopped answering.', WorkerCrashedError);
+      }, this.timings.pingTimeout);
+    }, this.timings.pingEvery);
+  }
+
   /** Queues `run` behind earlier calls; a call aborted while queued rejects at once. */
-  private call<T>(
-    signal: AbortSignal,
-    run: (api: Comlink.Remote<WorkerApi>, id: number) => Promise<T>,
-  ): Promise<T> {
+  private call<T>(signal: AbortSignal, run: (api: Api, id: number) => Promise<T>): Promise<T> {
     const turn = this.queue.then(() => this.exec(signal, run));
     this.queue = turn.catch(() => undefined);
     return new Promise<T>((resolve, reject) => {
@@ -145,10 +176,7 @@ export class WorkerBridge {
     });
   }
 
-  private exec<T>(
-    signal: AbortSignal,
-    run: (api: Comlink.Remote<WorkerApi>, id: number) => Promise<T>,
-  ): Promise<T> {
+  private exec<T>(signal: AbortSignal, run: (api: Api, id: number) => Promise<T>): Promise<T> {
     if (signal.aborted) return Promise.reject(abortError());
     const id = ++this.nextId;
     return new Promise<T>((resolve, reject) => {
@@ -168,10 +196,11 @@ export class WorkerBridge {
         // message; after a grace period it is replaced, which always stops it.
         timer = setTimeout(() => {
           if (!done) this.restart('A cancelled task did not stop in time.', AbortError);
-        }, CANCEL_GRACE_MS);
+        }, this.timings.cancelGrace);
       };
       this.pending.set(id, (e) => settle(() => reject(e)));
       signal.addEventListener('abort', onAbort, { once: true });
+      this.watch();
       this.ready
         .then(() => run(this.api, id))
         .then(

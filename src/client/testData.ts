@@ -103,7 +103,7 @@ export function tinyFit(): FitJson {
     ],
     global: { w0: -1, kappa: 0.8 },
     notes: [],
-    trace: [{ step: 1, objective: 10 }],
+    trace: [{ step: 1, passes: 1, objective: 10, crossEntropy: 9, seconds: 0.01 }],
   };
 }
 

@@ -126,11 +126,21 @@ const api = {
     else cancelledEarly.add(callId);
   },
 
-  /** Throws outside any call, as a crash would; lets tests exercise recovery. */
-  simulateCrash(): void {
-    setTimeout(() => {
-      throw new Error('simulated crash');
-    }, 0);
+  /** Answers at once: the bridge's liveness check. */
+  ping(): true {
+    return true;
+  },
+
+  /**
+   * Fails on purpose so tests can exercise recovery: 'crash' throws outside any
+   * call (the Worker fires 'error'); 'hang' blocks this thread for good.
+   */
+  simulateFailure(kind: 'crash' | 'hang'): void {
+    if (kind === 'crash')
+      setTimeout(() => {
+        throw new Error('simulated crash');
+      }, 0);
+    else for (;;);
   },
 };
 

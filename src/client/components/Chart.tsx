@@ -12,6 +12,8 @@ export interface ChartProps {
   /** Told when a mark is clicked or activated with Enter / Space. */
   onActivate?: (target: Element) => void;
   className?: string;
+  /** Visible heading above the chart. */
+  heading?: string;
 }
 
 interface Tip {
@@ -24,7 +26,7 @@ interface Tip {
  * Mounts a chart's SVG node in a div and offers SVG / PNG (2×) export of that
  * very node, so what is exported is what is shown.
  */
-export function Chart({ render, name, tooltip, onActivate, className }: ChartProps) {
+export function Chart({ render, name, tooltip, onActivate, className, heading }: ChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const svg = useRef<SVGSVGElement | null>(null);
   const [tip, setTip] = useState<Tip | null>(null);
@@ -74,6 +76,7 @@ export function Chart({ render, name, tooltip, onActivate, className }: ChartPro
 
   return (
     <figure className={`chart ${className ?? ''}`} data-chart={name}>
+      {heading && <h3 className="chart-title">{heading}</h3>}
       <div
         className="chart-host"
         ref={host}

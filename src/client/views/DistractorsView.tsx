@@ -38,10 +38,22 @@ export function DistractorsView(props: ViewProps & { derived: Derived }) {
         An informative distractor is a wrong option that is the single most likely response
         somewhere in θ ∈ [−4, 4].
       </p>
-      <Chart render={renderBench} name="distractors-by-benchmark" />
-      <Chart render={renderHist} name="distractor-histogram" />
+      <Chart
+        render={renderBench}
+        name="distractors-by-benchmark"
+        heading="Informative distractors per item, by benchmark"
+      />
+      <Chart
+        render={renderHist}
+        name="distractor-histogram"
+        heading="Items by number of informative distractors"
+      />
       <ItemPicker {...props} />
-      <Chart render={renderBands} name={`bands-${id}`} />
+      <Chart
+        render={renderBands}
+        name={`bands-${id}`}
+        heading={`Most likely option over θ: ${id}`}
+      />
     </div>
   );
 }

@@ -41,9 +41,17 @@ export function InformationView({ fit, ds, derived }: ViewProps & { derived: Der
           correctness, averaged over items and the fitted LLMs.
         </p>
       )}
-      <Chart render={renderBench} name="info-by-benchmark" />
-      <Chart render={renderDist} name="info-distribution" />
-      <Chart render={renderTest} name="test-information" />
+      <Chart
+        render={renderBench}
+        name="info-by-benchmark"
+        heading="Information per item, by benchmark"
+      />
+      <Chart
+        render={renderDist}
+        name="info-distribution"
+        heading="Distribution of item information"
+      />
+      <Chart render={renderTest} name="test-information" heading="Test information" />
     </div>
   );
 }

@@ -70,8 +70,19 @@ export function ItemDetail({ fit, ds, item }: ViewProps) {
         </div>
       )}
       <div className="chart-pair">
-        <Chart render={renderIcc} name={`icc-${it.id}`} tooltip={tooltip} className="icc" />
-        <Chart render={renderInfo} name={`item-info-${it.id}`} className="item-info" />
+        <Chart
+          render={renderIcc}
+          name={`icc-${it.id}`}
+          tooltip={tooltip}
+          className="icc"
+          heading={binary ? 'P(correct) over θ' : 'Option curves over θ'}
+        />
+        <Chart
+          render={renderInfo}
+          name={`item-info-${it.id}`}
+          className="item-info"
+          heading="Information: correctness vs distractor identity"
+        />
       </div>
     </div>
   );

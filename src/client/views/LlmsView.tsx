@@ -32,12 +32,37 @@ export function LlmsView(props: ViewProps & { llm: string | null; onLlm: (id: st
       <p className="lead">
         Click an LLM (or press Enter on its row) to list the items it got wrong.
       </p>
-      <Chart render={renderRank} name="theta-ranking" onActivate={activate} />
+      <Chart
+        render={renderRank}
+        name="theta-ranking"
+        onActivate={activate}
+        heading="Ability θ (±SE) and accuracy"
+      />
       {j >= 0 && <LlmAnswers ds={ds} j={j} id={fit.llms[j].id} />}
-      {flags?.sharpness && <Chart render={renderSharp} name="sharpness" />}
-      {flags?.position && <Chart render={renderDelta} name="position-bias-delta" />}
-      {flags?.fallback && <Chart render={renderRho} name="fallback-rho" />}
-      {flags?.fallback && <Chart render={renderGate} name="fallback-gate" />}
+      {flags?.sharpness && (
+        <Chart render={renderSharp} name="sharpness" heading="Response sharpness s" />
+      )}
+      {flags?.position && (
+        <Chart
+          render={renderDelta}
+          name="position-bias-delta"
+          heading="Positional bias δ (LLM × position)"
+        />
+      )}
+      {flags?.fallback && (
+        <Chart
+          render={renderRho}
+          name="fallback-rho"
+          heading="Fallback logits ρ (LLM × position)"
+        />
+      )}
+      {flags?.fallback && (
+        <Chart
+          render={renderGate}
+          name="fallback-gate"
+          heading="Fallback gate G over θ − b̃ (observed cells)"
+        />
+      )}
       {!flags && (
         <p className="note">
           {fit.model} is a binary model: it has no sharpness, position bias or fallback terms.
