@@ -11,6 +11,7 @@ import {
   type FitJson,
   type FitProgress,
   type FitSettings,
+  type TracePoint,
 } from './types';
 
 /** Adam steps before L-BFGS in the fast optimiser. */
@@ -73,12 +74,18 @@ export async function fitDatasetFull(
   const engine = await handle.create(posed.problem);
   try {
     const obj = makeObjective(posed, engine);
-    const trace: { step: number; objective: number }[] = [];
+    const trace: TracePoint[] = [];
     let lastReport = 0;
     const maxSteps = settings.steps;
     const onStep = (s: OptimStep) => {
       if (settings.optimizer === 'fast' || s.step % 10 === 0 || s.step === 1)
-        trace.push({ step: s.step, objective: s.value });
+        trace.push({
+          step: s.step,
+          passes: s.passes,
+          objective: s.value,
+          crossEntropy: obj.last.crossEntropy,
+          seconds: (performance.now() - t0) / 1000,
+        });
       const now = performance.now();
       if (now - lastReport > 100) {
         lastReport = now;
@@ -131,8 +138,14 @@ export async function fitDatasetFull(
     // Re-evaluate at the returned point so every reported part belongs to it.
     const g = new Float64Array(res.x.length);
     const objective = await obj.f(res.x, g);
-    trace.push({ step: res.steps, objective });
     const seconds = (performance.now() - t0) / 1000;
+    trace.push({
+      step: res.steps,
+      passes: res.passes + 1,
+      objective,
+      crossEntropy: obj.last.crossEntropy,
+      seconds,
+    });
     opts.onProgress?.({
       step: res.steps,
       passes: res.passes,

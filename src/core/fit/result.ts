@@ -5,7 +5,7 @@ import { accuracyByLlm } from '../model/cells';
 import { allBtilde } from '../model/nominal';
 import type { OptimResult } from './optim';
 import type { ObjectiveParts, Posed } from './pose';
-import type { FitJson, FitSettings, ItemResult, LlmResult } from './types';
+import type { FitJson, FitSettings, ItemResult, LlmResult, TracePoint } from './types';
 import { identificationNotes } from './notes';
 
 interface BuildArgs {
@@ -18,7 +18,7 @@ interface BuildArgs {
   res: OptimResult;
   seconds: number;
   engineReason: string;
-  trace: { step: number; objective: number }[];
+  trace: TracePoint[];
 }
 
 /**

@@ -86,6 +86,16 @@ export interface ItemResult {
   u?: number;
 }
 
+/** One recorded optimiser step. */
+export interface TracePoint {
+  step: number;
+  /** Loss+gradient passes so far. */
+  passes: number;
+  objective: number;
+  crossEntropy: number;
+  seconds: number;
+}
+
 /**
  * The fit's portable form: what the CLI writes as fit.json and the app exports.
  * `objective` is the paper's L (eq. 15) = crossEntropy + ½Σθ²; `penalty` is what
@@ -116,5 +126,5 @@ export interface FitJson {
   /** Things the fit could not identify (items with no variance, ...), in words. */
   notes: string[];
   /** Objective after each recorded step, for the convergence chart. */
-  trace: { step: number; objective: number }[];
+  trace: TracePoint[];
 }
