@@ -2,10 +2,12 @@ import { DataError } from '../core/data/types';
 import { UsageError } from './args';
 import { FIT_USAGE, fitCommand } from './fit';
 import { INFO_USAGE, infoCommand } from './info';
+import { EVALUATE_USAGE, evaluateCommand } from './evaluate';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; usage: string }> = {
   fit: { run: fitCommand, usage: FIT_USAGE },
   info: { run: infoCommand, usage: INFO_USAGE },
+  evaluate: { run: evaluateCommand, usage: EVALUATE_USAGE },
 };
 
 const USAGE = `llm-nrm: option-level psychometrics of LLM multiple-choice benchmarks\n\n${Object.values(

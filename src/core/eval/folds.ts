@@ -9,11 +9,13 @@ import { createRng, permutation } from '../model/rng';
  * at most one.
  */
 export function cellFolds(ds: Dataset, k: number, seed: number): Int16Array {
-  if (!Number.isInteger(k) || k < 2) throw new RangeError(`Folds must be an integer ≥ 2, got ${k}.`);
+  if (!Number.isInteger(k) || k < 2)
+    throw new RangeError(`Folds must be an integer ≥ 2, got ${k}.`);
   const fold = new Int16Array(ds.J * ds.I).fill(-1);
   const cells: number[] = [];
   for (let c = 0; c < ds.J * ds.I; c++) if (ds.observed[c]) cells.push(c);
-  if (cells.length < k) throw new RangeError(`${cells.length} observed cells cannot fill ${k} folds.`);
+  if (cells.length < k)
+    throw new RangeError(`${cells.length} observed cells cannot fill ${k} folds.`);
   const perm = permutation(cells.length, createRng(seed));
   perm.forEach((p, r) => (fold[cells[p]] = r % k));
   return fold;
@@ -31,7 +33,8 @@ export function foldCells(fold: Int16Array, f: number): number[] {
  * shuffled with `seed`, dealt round-robin.
  */
 export function unitFolds(n: number, k: number, seed: number): Int16Array {
-  if (!Number.isInteger(k) || k < 2) throw new RangeError(`Folds must be an integer ≥ 2, got ${k}.`);
+  if (!Number.isInteger(k) || k < 2)
+    throw new RangeError(`Folds must be an integer ≥ 2, got ${k}.`);
   if (n < k) throw new RangeError(`${n} units cannot fill ${k} folds.`);
   const fold = new Int16Array(n);
   permutation(n, createRng(seed)).forEach((u, r) => (fold[u] = r % k));

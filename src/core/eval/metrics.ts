@@ -38,11 +38,18 @@ export function cellScores(
     const q = pObs[offObs + k];
     if (q > 0) ll -= q * Math.log(clampP(pPred[offPred + k]));
   }
-  return { optionAcc: topObs === topPred ? 1 : 0, optionLogLoss: ll, ...binaryScores(topObs === key ? 1 : 0, pPred[offPred + key]) };
+  return {
+    optionAcc: topObs === topPred ? 1 : 0,
+    optionLogLoss: ll,
+    ...binaryScores(topObs === key ? 1 : 0, pPred[offPred + key]),
+  };
 }
 
 /** Binary-channel metrics of one cell: correctness y ∈ {0, 1} and predicted P(key). */
-export function binaryScores(y: number, P: number): { binaryAcc: number; binaryLogLoss: number; binaryBrier: number } {
+export function binaryScores(
+  y: number,
+  P: number,
+): { binaryAcc: number; binaryLogLoss: number; binaryBrier: number } {
   const p = clampP(P);
   return {
     binaryAcc: (P >= 0.5 ? 1 : 0) === y ? 1 : 0,
@@ -76,7 +83,11 @@ export class MetricAccumulator {
  * Mean metrics of `pred` over the given cells of `ds` (indices j·I + i, which
  * must be observed).
  */
-export function evaluateCells(pred: CellPredictor, ds: Dataset, cells: Iterable<number>): CellMetrics {
+export function evaluateCells(
+  pred: CellPredictor,
+  ds: Dataset,
+  cells: Iterable<number>,
+): CellMetrics {
   const acc = new MetricAccumulator();
   const p = new Float64Array(ds.Kmax);
   for (const cell of cells) {
@@ -94,7 +105,11 @@ export function evaluateCells(pred: CellPredictor, ds: Dataset, cells: Iterable<
  * Binary-channel metrics of `pred` over the given cells (P(key) only, no
  * option distribution needed).
  */
-export function evaluateBinaryCells(pred: CellPredictor, ds: Dataset, cells: Iterable<number>): CellMetrics {
+export function evaluateBinaryCells(
+  pred: CellPredictor,
+  ds: Dataset,
+  cells: Iterable<number>,
+): CellMetrics {
   const acc = new MetricAccumulator();
   for (const cell of cells) {
     const j = Math.floor(cell / ds.I);

@@ -51,7 +51,8 @@ export function natFromFit(
   ds: Dataset,
   llms: LlmResult[] = fit.llms,
 ): { nat: Float64Array; layout: NominalLayout; flags: NominalFlags } {
-  if (isBinary(fit.model)) throw new Error(`natFromFit: ${fit.model} is a binary model; use binaryNatFromFit.`);
+  if (isBinary(fit.model))
+    throw new Error(`natFromFit: ${fit.model} is a binary model; use binaryNatFromFit.`);
   const flags = nominalFlags(fit.model as NominalModel);
   const L = nominalLayout(ds.J, ds.I, ds.Kmax);
   const nat = new Float64Array(L.size);
@@ -77,7 +78,8 @@ export function binaryNatFromFit(
   ds: Dataset,
   llms: LlmResult[] = fit.llms,
 ): { nat: Float64Array; layout: BinaryLayout } {
-  if (!isBinary(fit.model)) throw new Error(`binaryNatFromFit: ${fit.model} is not a binary model.`);
+  if (!isBinary(fit.model))
+    throw new Error(`binaryNatFromFit: ${fit.model} is not a binary model.`);
   const L = binaryLayout(ds.J, ds.I);
   const nat = new Float64Array(L.size);
   indexById(llms, ds.llmIds, 'LLM').forEach((l, j) => (nat[L.theta + j] = l.theta));
@@ -139,7 +141,11 @@ export interface PredictorOptions {
  * variant's terms) and P(key) = p_key. Binary models give P(key) and spread
  * 1 − P(key) over distractors by `distractors`.
  */
-export function predictorFromFit(fit: FitJson, ds: Dataset, opts: PredictorOptions = {}): CellPredictor {
+export function predictorFromFit(
+  fit: FitJson,
+  ds: Dataset,
+  opts: PredictorOptions = {},
+): CellPredictor {
   const { Kmax } = ds;
   if (isBinary(fit.model)) {
     const { nat, layout: L } = binaryNatFromFit(fit, ds, opts.llms);
