@@ -20,13 +20,13 @@ test.describe('views of the fitted demo', () => {
 
     // Up/Down step through items.
     const detail = page.getByTestId('item-detail');
-    const first = await detail.locator('h3').textContent();
+    const first = await detail.locator('h3').first().textContent();
     await table.locator('.table-scroll').focus();
     await page.keyboard.press('ArrowDown');
-    await expect(detail.locator('h3')).not.toHaveText(first ?? '');
-    const second = await detail.locator('h3').textContent();
+    await expect(detail.locator('h3').first()).not.toHaveText(first ?? '');
+    const second = await detail.locator('h3').first().textContent();
     await page.keyboard.press('ArrowUp');
-    await expect(detail.locator('h3')).not.toHaveText(second ?? '');
+    await expect(detail.locator('h3').first()).not.toHaveText(second ?? '');
 
     const icc = chartStartingWith(page, 'icc-');
     await expect(icc.locator('path.trace')).toHaveCount(4);

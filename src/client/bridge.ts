@@ -11,25 +11,9 @@ import type {
   LoadSource,
 } from '../worker/protocol';
 import type { WorkerApi } from '../worker/worker';
+import { AbortError, abortError, WorkerCrashedError } from './errors';
 
-/** The worker stopped (crashed, hung, ran out of memory) while a call was in flight. */
-export class WorkerCrashedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'WorkerCrashedError';
-  }
-}
-
-/** An Error named 'AbortError', as fetch and fitDataset reject with. */
-class AbortError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'AbortError';
-  }
-}
-
-export const abortError = (message = 'Cancelled.'): Error => new AbortError(message);
-export const isAbort = (e: unknown): boolean => e instanceof Error && e.name === 'AbortError';
+export { abortError, isAbort, WorkerCrashedError } from './errors';
 
 /** Timings of the bridge's safety nets, in ms. */
 export interface BridgeTimings {

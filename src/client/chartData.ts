@@ -19,7 +19,8 @@ import {
   thetaGrid,
 } from '../core/model/itemfns';
 import { isBinary } from '../core/model/types';
-import { binaryItem, nominalItem, observedProbs } from './derive';
+import { binaryItem, nominalItem } from './derive';
+import { observedProbs } from './responses';
 
 /** The θ grid every per-item chart uses. */
 export const GRID = Array.from(thetaGrid(-4, 4, 161));

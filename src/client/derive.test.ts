@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { binaryInfoAt, informativeDistractors, iteminfoAt } from '../core/model/itemfns';
 import { gateAt, gateData, iccData, itemInfoData, positionHeatmap, GRID } from './chartData';
-import { deriveStats, itemAccuracy, nominalItem, testInformation, wrongResponses } from './derive';
+import { deriveStats, itemAccuracy, nominalItem, testInformation } from './derive';
+import { wrongResponses } from './responses';
 import { tinyBinaryFit, tinyDataset, tinyFit } from './testData';
 
 // Tolerances: values are recomputed from the same formulas in float64, so they

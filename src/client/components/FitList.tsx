@@ -1,8 +1,11 @@
-import { useId } from 'react';
+import { useCallback, useId } from 'react';
+import type { FitJson } from '../../core/fit/types';
+import { objectiveCurveChart } from '../../charts/objectiveCurve';
 import { downloadBlob } from '../../charts/export';
 import type { FitEntry } from '../state';
 import { fmtSeconds } from '../format';
 import { slug } from '../slug';
+import { Chart } from './Chart';
 import { DataTable, fmtNum, type Column } from './DataTable';
 
 const COLUMNS: Column<FitEntry>[] = [
@@ -31,6 +34,15 @@ const COLUMNS: Column<FitEntry>[] = [
   },
   { key: 'converged', label: 'Converged', value: (f) => (f.fit.converged ? 'yes' : 'no') },
 ];
+
+/** The objective over the optimiser's steps of a completed fit. */
+function FitTrace({ fit }: { fit: FitJson }) {
+  const render = useCallback(
+    () => objectiveCurveChart(fit.trace, { width: 320, height: 140, title: 'Objective by step' }),
+    [fit],
+  );
+  return <Chart render={render} name="objective" className="small-chart" />;
+}
 
 /** The completed fits: pick the one shown, compare them, export or drop one. */
 export function FitList(props: {
@@ -80,6 +92,7 @@ export function FitList(props: {
           {shown.fit.converged ? ', converged' : ''} · {shown.fit.engine}: {shown.fit.engineReason}
         </p>
       )}
+      {shown && shown.fit.trace.length > 1 && <FitTrace fit={shown.fit} />}
       <div className="row">
         <button type="button" onClick={exportJson} disabled={!shown}>
           Export fit.json

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import type { Dataset } from '../../core/data/types';
 import { OPTION_LABELS } from '../../core/data/types';
 import { DataTable, type Column } from '../components/DataTable';
-import { wrongResponses, type WrongResponse } from '../derive';
+import { wrongResponses, type WrongResponse } from '../responses';
 
 const fmtProbs = (r: WrongResponse) =>
   r.probs.map((p, k) => `${OPTION_LABELS[k]} ${p.toFixed(3)}`).join(' · ');
