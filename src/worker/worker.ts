@@ -23,6 +23,8 @@ import { datasetBuffers, copyDataset } from './transfer';
 
 keepErrorFields();
 
+const PROGRESS_CHUNK = 1 << 20;
+
 let dataset: Dataset | null = null;
 const controllers = new Map<number, AbortController>();
 /** Ids cancelled before their call registered (a cancel can overtake a start). */
@@ -64,6 +66,8 @@ const api = {
       const report = throttle((p: LoadProgress) => void onProgress(p));
       report.push({ bytes: 0, totalBytes, rows: 0, elapsedMs: performance.now() - t0 });
       const ds = await loadDataset(files, {
+        // 1 MiB chunks: a progress report (and a chance to cancel) every few ms.
+        chunkSize: PROGRESS_CHUNK,
         ...opts,
         signal: ac.signal,
         onProgress: (bytes: number, rows: number) =>
