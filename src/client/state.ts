@@ -2,7 +2,8 @@
 import type { ObjectivePoint } from '../charts/objectiveCurve';
 import type { Dataset } from '../core/data/types';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
-import type { DataSummary, LoadProgress } from '../worker/protocol';
+import type { DatasetSummary } from '../core/data/summary';
+import type { LoadProgress } from '../worker/protocol';
 
 /** Set as `data-state` on the root; e2e tests wait on it. */
 export type Phase = 'empty' | 'loading' | 'loaded' | 'fitting' | 'fitted' | 'error';
@@ -18,7 +19,7 @@ export interface UiError {
 
 export interface LoadedData {
   dataset: Dataset;
-  summary: DataSummary;
+  summary: DatasetSummary;
   files: string[];
   seconds: number;
 }

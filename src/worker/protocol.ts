@@ -3,6 +3,7 @@
  * imports nothing from the worker at run time except the error transfer handler.
  */
 import type { LoadOptions as CoreLoadOptions } from '../core/data/load';
+import type { DatasetSummary } from '../core/data/summary';
 import type { Dataset } from '../core/data/types';
 import type { EngineName } from '../core/engines/types';
 
@@ -27,27 +28,9 @@ export interface LoadProgress {
   elapsedMs: number;
 }
 
-/** A short, plain description of a loaded data set, for the summary panel. */
-export interface DataSummary {
-  J: number;
-  I: number;
-  Kmax: number;
-  /** optionCounts[K] = number of items with K options. */
-  optionCounts: Record<number, number>;
-  /** Items per benchmark ('' when unknown). */
-  benchmarks: { name: string; items: number }[];
-  /** Share of (LLM, item) cells with no observation. */
-  missingShare: number;
-  /** Mean of the mass outside the options, over cells where it is known (NaN if none). */
-  meanLeakage: number;
-  /** Largest leakage over known cells (NaN if none). */
-  maxLeakage: number;
-  hasItemTexts: boolean;
-}
-
 export interface LoadResult {
   dataset: Dataset;
-  summary: DataSummary;
+  summary: DatasetSummary;
   /** Seconds the worker spent reading and parsing. */
   seconds: number;
 }

@@ -4,6 +4,7 @@
  */
 import * as Comlink from 'comlink';
 import { loadDataset, type LoadInput } from '../core/data/load';
+import { datasetSummary } from '../core/data/summary';
 import type { Dataset } from '../core/data/types';
 import type { EngineChoice } from '../core/engines/types';
 import { fitDataset } from '../core/fit/fit';
@@ -17,7 +18,6 @@ import type {
   LoadResult,
   LoadSource,
 } from './protocol';
-import { summarise } from './summary';
 import { throttle } from './throttle';
 import { datasetBuffers, copyDataset } from './transfer';
 
@@ -79,7 +79,7 @@ const api = {
       const copy = copyDataset(ds);
       const result: LoadResult = {
         dataset: copy,
-        summary: summarise(ds),
+        summary: datasetSummary(ds),
         seconds: (performance.now() - t0) / 1000,
       };
       return Comlink.transfer(result, datasetBuffers(copy));

@@ -6,10 +6,9 @@ import type { LoadedData } from '../state';
 export function SummaryPanel({ data }: { data: LoadedData }) {
   const { summary: s, dataset: ds } = data;
   const id = useId();
-  const counts = Object.entries(s.optionCounts)
-    .map(([k, n]) => [Number(k), n] as const)
-    .sort((a, b) => a[0] - b[0]);
-  const maxCount = Math.max(1, ...counts.map(([, n]) => n));
+  const counts = s.optionCountHistogram;
+  const maxCount = Math.max(1, ...counts.map((c) => c.items));
+  const leak = s.leakage;
   return (
     <section className="panel summary" aria-labelledby={`${id}-h`} data-testid="summary">
       <h2 id={`${id}-h`}>Loaded data</h2>
@@ -29,19 +28,19 @@ export function SummaryPanel({ data }: { data: LoadedData }) {
         <div>
           <dt>Leakage (mean / max)</dt>
           <dd>
-            {Number.isFinite(s.meanLeakage)
-              ? `${fmtPercent(s.meanLeakage, 2)} / ${fmtPercent(s.maxLeakage, 2)}`
+            {leak.cells > 0
+              ? `${fmtPercent(leak.mean, 2)} / ${fmtPercent(leak.max, 2)}`
               : 'unknown'}
           </dd>
         </div>
       </dl>
       <h3>Options per item</h3>
       <ul className="hist" aria-label="Histogram of option counts">
-        {counts.map(([k, n]) => (
-          <li key={k}>
-            <span className="hist-label">{k}</span>
-            <span className="hist-bar" style={{ width: `${(n / maxCount) * 100}%` }} />
-            <span className="hist-n">{n}</span>
+        {counts.map(({ nOptions, items }) => (
+          <li key={nOptions}>
+            <span className="hist-label">{nOptions}</span>
+            <span className="hist-bar" style={{ width: `${(items / maxCount) * 100}%` }} />
+            <span className="hist-n">{items}</span>
           </li>
         ))}
       </ul>

@@ -36,6 +36,10 @@ function columns(binary: boolean): Column<ItemRow>[] {
   return cols;
 }
 
+const SEARCH_KEYS = ['id', 'benchmark'];
+const NOMINAL_COLUMNS = columns(false);
+const BINARY_COLUMNS = columns(true);
+
 /** Items table (search, sort, Up/Down) and the selected item's curves. */
 export function ItemsView(props: ViewProps & { derived: Derived }) {
   const { derived, item, onItem } = props;
@@ -43,11 +47,11 @@ export function ItemsView(props: ViewProps & { derived: Derived }) {
     <div className="items-view">
       <DataTable
         rows={derived.items}
-        columns={columns(derived.binary)}
+        columns={derived.binary ? BINARY_COLUMNS : NOMINAL_COLUMNS}
         rowKey={(r) => r.index}
         name="items"
         caption="Items"
-        searchKeys={['id', 'benchmark']}
+        searchKeys={SEARCH_KEYS}
         selected={item}
         onSelect={(r) => onItem(r.index)}
         pageSize={300}

@@ -21,6 +21,8 @@ const COLUMNS: Column<WrongResponse>[] = [
   { key: 'probs', label: 'Its probabilities', value: fmtProbs },
 ];
 
+const SEARCH_KEYS = ['item', 'benchmark'];
+
 /** The items an LLM got wrong, with its full option distribution on each. */
 export function LlmAnswers({ ds, j, id }: { ds: Dataset; j: number; id: string }) {
   const rows = useMemo(() => wrongResponses(ds, j), [ds, j]);
@@ -39,7 +41,7 @@ export function LlmAnswers({ ds, j, id }: { ds: Dataset; j: number; id: string }
         rowKey={(r) => r.item}
         name={`wrong-${id}`}
         caption={`Items ${id} got wrong`}
-        searchKeys={['item', 'benchmark']}
+        searchKeys={SEARCH_KEYS}
       />
     </section>
   );
