@@ -5,6 +5,8 @@ import { defineConfig } from '@playwright/test';
  * browser downloads here). One worker: the machine has two cores and each test
  * fits models in a Web Worker. Tests wait on `[data-state]`, never on sleeps.
  */
+const OUT = 'node_modules/.cache/e2e-dist';
+
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: false,
@@ -31,10 +33,13 @@ export default defineConfig({
       ],
     },
   },
+  // A production build in its own folder (git-ignored under node_modules), so
+  // a colleague's `vite build` into dist/ neither blocks nor overwrites it.
+  // Never reuse a server: a stale one would test an old build.
   webServer: {
-    command: 'npx vite build && npx vite preview --port 4173 --strictPort',
+    command: `npx vite build --outDir ${OUT} --emptyOutDir --bypass-lock && npx vite preview --outDir ${OUT} --port 4173 --strictPort --bypass-lock`,
     url: 'http://localhost:4173',
-    reuseExistingServer: !process.env.CI,
+    reuseExistingServer: false,
     timeout: 120_000,
   },
 });

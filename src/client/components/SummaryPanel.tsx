@@ -33,6 +33,12 @@ export function SummaryPanel({ data }: { data: LoadedData }) {
               : 'unknown'}
           </dd>
         </div>
+        {leak.above1pct > 0 && (
+          <div>
+            <dt>Cells leaking over 1%</dt>
+            <dd>{leak.above1pct.toLocaleString()}</dd>
+          </div>
+        )}
       </dl>
       <h3>Options per item</h3>
       <ul className="hist" aria-label="Histogram of option counts">
