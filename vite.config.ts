@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 
 // Cross-origin isolation lets workers share memory (SharedArrayBuffer) and is
 // harmless otherwise; the CSP keeps every request on this origin.
@@ -13,7 +14,17 @@ export default defineConfig({
   worker: { format: 'es' },
   server: { headers },
   preview: { headers },
-  build: { target: 'es2022', sourcemap: true },
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    // index.html is the app; webgpu-parity.html is the WebGPU engine's e2e test page.
+    rolldownOptions: {
+      input: {
+        main: fileURLToPath(new URL('index.html', import.meta.url)),
+        'webgpu-parity': fileURLToPath(new URL('webgpu-parity.html', import.meta.url)),
+      },
+    },
+  },
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     environment: 'node',

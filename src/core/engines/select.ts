@@ -45,7 +45,7 @@ function softwareName(...ids: (string | undefined)[]): string | null {
 const SLOW = 'a software fallback, ~700x slower than the CPU loop';
 
 /**
- * Resolves an engine choice. `auto` takes tfjs-webgpu only on a hardware
+ * Resolves an engine choice. `auto` takes webgpu-fused only on a hardware
  * WebGPU adapter, then tfjs-webgl only on a hardware WebGL2 renderer, else
  * the fused CPU engine (always in Node). Explicit choices are honoured as is.
  */
@@ -64,8 +64,8 @@ export function resolveEngine(choice: EngineChoice, env: EngineEnvironment): Eng
     if (!gpu.isFallbackAdapter && !soft) {
       const id = [gpu.vendor, gpu.architecture].filter(Boolean).join(' ') || 'a hardware GPU';
       return {
-        name: 'tfjs-webgpu',
-        reason: `WebGPU adapter is ${id}; using the tfjs WebGPU engine`,
+        name: 'webgpu-fused',
+        reason: `WebGPU adapter is ${id}; using the fused WebGPU engine`,
       };
     }
     notes.push(`WebGPU adapter is ${soft ?? 'a fallback adapter'} (${SLOW})`);
@@ -167,6 +167,10 @@ export async function probeEnvironment(): Promise<EngineEnvironment> {
  */
 export async function createEngine(problem: Problem, name: EngineName): Promise<Engine> {
   if (name === 'fused') return createFusedEngine(problem);
+  if (name === 'webgpu-fused') {
+    const { createWebGpuEngine } = await import('./webgpu/engine');
+    return createWebGpuEngine(problem);
+  }
   const { createTfjsEngine } = await import('./tfjs/engine');
   const backend = name.slice('tfjs-'.length) as 'webgpu' | 'webgl' | 'wasm' | 'cpu';
   return createTfjsEngine(problem, backend);

@@ -8,11 +8,13 @@ import type {
 } from '../model/types';
 
 /** Engines a user can pick. `auto` resolves to one of the others. */
-export type EngineName = 'fused' | 'tfjs-webgpu' | 'tfjs-webgl' | 'tfjs-wasm' | 'tfjs-cpu';
+export type EngineName =
+  'fused' | 'webgpu-fused' | 'tfjs-webgpu' | 'tfjs-webgl' | 'tfjs-wasm' | 'tfjs-cpu';
 export type EngineChoice = EngineName | 'auto';
 export const ENGINE_CHOICES: readonly EngineChoice[] = [
   'auto',
   'fused',
+  'webgpu-fused',
   'tfjs-webgpu',
   'tfjs-webgl',
   'tfjs-wasm',

@@ -1,0 +1,203 @@
+import { createFusedEngine, evaluateFused } from '../core/engines/fused';
+import type { Engine, Problem } from '../core/engines/types';
+import { createWebGpuEngine, type WebGpuEngineOptions } from '../core/engines/webgpu/engine';
+import { channelCells } from '../core/model/cells';
+import { binaryParameterisation, nominalParameterisation } from '../core/model/params';
+import { createRng } from '../core/model/rng';
+import { simulateNominal } from '../core/model/simulate';
+import {
+  BINARY_MODELS,
+  NOMINAL_MODELS,
+  binaryLayout,
+  isBinary,
+  nominalFlags,
+  nominalLayout,
+  type Channel,
+  type ModelType,
+} from '../core/model/types';
+
+/** One comparison of the WebGPU engine against the fused CPU engine. */
+export interface ParityCase {
+  name: string;
+  model: ModelType;
+  channel: Channel;
+  cells: number;
+  ceRef: number;
+  ceGpu: number;
+  /** |CE_gpu − CE_fused| / |CE_fused|. */
+  ceRel: number;
+  /** Same, for an evaluate without a gradient. */
+  ceOnlyRel: number;
+  /** max_q |g_gpu − g_fused| / max_q |g_fused|. */
+  gradRel: number;
+}
+
+export interface ParityReport {
+  adapter: { vendor: string; architecture: string; isFallbackAdapter: boolean | null };
+  J: number;
+  I: number;
+  cases: ParityCase[];
+  /** Milliseconds per evaluate with gradient, LLM-NRM, J × I as above (for the record). */
+  msPerEvaluate: { webgpu: number; fused: number };
+  /** Name of the error an evaluate raised after the device was destroyed. */
+  deviceLost: string;
+}
+
+const J = 10;
+const I = 200;
+
+/** A simulated problem (mixed K, 15% missing) and random natural parameters through the model's parameterisation. */
+function makeProblem(
+  model: ModelType,
+  channel: Channel,
+  seed: number,
+  scale = 0.8,
+): { problem: Problem; nat: Float64Array } {
+  const { data } = simulateNominal({ J, I, seed, missing: 0.15, concentration: 20 });
+  const hard = model === 'nrm-hard' || isBinary(model);
+  const cells = channelCells(data, isBinary(model) ? 'binary' : channel, hard);
+  const rng = createRng(seed * 7919 + 17);
+  if (isBinary(model)) {
+    const layout = binaryLayout(data.J, data.I);
+    const P = binaryParameterisation(layout, model, 'default');
+    const x = Float64Array.from({ length: P.size }, () => scale * rng.normal());
+    const nat = new Float64Array(P.natSize);
+    P.toNatural(x, nat);
+    return { problem: { kind: 'binary', model, layout, cells }, nat };
+  }
+  const flags = nominalFlags(model);
+  const layout = nominalLayout(data.J, data.I, data.Kmax);
+  const P = nominalParameterisation(layout, flags, data.nOptions, 'default');
+  const x = Float64Array.from({ length: P.size }, () => scale * rng.normal());
+  const nat = new Float64Array(P.natSize);
+  P.toNatural(x, nat);
+  return { problem: { kind: 'nominal', flags, layout, cells, channel }, nat };
+}
+
+function maxRel(x: Float64Array, ref: Float64Array): number {
+  let err = 0;
+  let scale = 0;
+  for (let q = 0; q < ref.length; q++) {
+    err = Math.max(err, Math.abs(x[q] - ref[q]));
+    scale = Math.max(scale, Math.abs(ref[q]));
+  }
+  return scale > 0 ? err / scale : err;
+}
+
+async function compare(
+  device: GPUDevice,
+  name: string,
+  model: ModelType,
+  channel: Channel,
+  seed: number,
+  opts: WebGpuEngineOptions & { scale?: number } = {},
+): Promise<ParityCase> {
+  const { problem, nat } = makeProblem(model, channel, seed, opts.scale);
+  const gRef = new Float64Array(nat.length);
+  const ceRef = evaluateFused(problem, nat, gRef);
+  const engine = await createWebGpuEngine(problem, device, opts);
+  try {
+    const g = new Float64Array(nat.length).fill(NaN);
+    const ceGpu = await engine.evaluate(nat, g);
+    const ceOnly = await engine.evaluate(nat, null);
+    return {
+      name,
+      model,
+      channel,
+      cells: problem.cells.n,
+      ceRef,
+      ceGpu,
+      ceRel: Math.abs(ceGpu - ceRef) / Math.abs(ceRef),
+      ceOnlyRel: Math.abs(ceOnly - ceRef) / Math.abs(ceRef),
+      gradRel: g.some(Number.isNaN) ? NaN : maxRel(g, gRef),
+    };
+  } finally {
+    engine.dispose();
+  }
+}
+
+async function msPer(engine: Engine, nat: Float64Array, reps: number): Promise<number> {
+  const g = new Float64Array(nat.length);
+  await engine.evaluate(nat, g);
+  const t0 = performance.now();
+  for (let r = 0; r < reps; r++) await engine.evaluate(nat, g);
+  return (performance.now() - t0) / reps;
+}
+
+/** Evaluates after the device is destroyed must reject with a DeviceLostError. */
+async function deviceLoss(): Promise<string> {
+  // An adapter hands out one device, so this test takes a fresh one.
+  const adapter = await navigator.gpu.requestAdapter();
+  if (!adapter) throw new Error('no second WebGPU adapter for the device-loss test');
+  const device = await adapter.requestDevice();
+  const { problem, nat } = makeProblem('llmnrm', 'option', 3);
+  const engine = await createWebGpuEngine(problem, device);
+  await engine.evaluate(nat, null);
+  const pending = engine.evaluate(nat, new Float64Array(nat.length));
+  device.destroy();
+  const names: string[] = [];
+  for (const p of [pending, engine.evaluate(nat, null)]) {
+    try {
+      await p;
+      names.push('resolved');
+    } catch (e) {
+      names.push((e as Error).name);
+    }
+  }
+  engine.dispose();
+  // The pending evaluate may have finished before the loss; the next one must not.
+  return names[1];
+}
+
+export async function runParity(): Promise<ParityReport> {
+  const gpu = navigator.gpu;
+  if (!gpu) throw new Error('navigator.gpu is missing: WebGPU is not available in this browser');
+  const adapter = await gpu.requestAdapter();
+  if (!adapter) throw new Error('navigator.gpu.requestAdapter() returned null');
+  const info = adapter.info;
+  const device = await adapter.requestDevice();
+  try {
+    const cases: ParityCase[] = [];
+    let seed = 11;
+    for (const model of NOMINAL_MODELS) {
+      cases.push(await compare(device, model, model, 'option', seed++));
+    }
+    cases.push(await compare(device, 'llmnrm binary channel', 'llmnrm', 'binary', seed++));
+    cases.push(await compare(device, 'llmnrm wrong channel', 'llmnrm', 'wrong', seed++));
+    cases.push(
+      await compare(device, 'llmnrm in 4 KiB chunks', 'llmnrm', 'option', seed++, {
+        maxBufferBytes: 4096,
+      }),
+    );
+    cases.push(
+      await compare(device, 'llmnrm, wide parameters', 'llmnrm', 'option', seed++, { scale: 2 }),
+    );
+    for (const model of BINARY_MODELS) {
+      cases.push(await compare(device, model, model, 'binary', seed++));
+    }
+    const { problem, nat } = makeProblem('llmnrm', 'option', 99);
+    const gpuEngine = await createWebGpuEngine(problem, device);
+    const fusedEngine = createFusedEngine(problem);
+    let webgpu: number;
+    try {
+      webgpu = await msPer(gpuEngine, nat, 20);
+    } finally {
+      gpuEngine.dispose();
+    }
+    const fused = await msPer(fusedEngine, nat, 200);
+    return {
+      adapter: {
+        vendor: info.vendor,
+        architecture: info.architecture,
+        isFallbackAdapter: info.isFallbackAdapter ?? null,
+      },
+      J,
+      I,
+      cases,
+      msPerEvaluate: { webgpu, fused },
+      deviceLost: await deviceLoss(),
+    };
+  } finally {
+    device.destroy();
+  }
+}
