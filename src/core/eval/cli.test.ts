@@ -1,0 +1,118 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Papa from 'papaparse';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../cli/main';
+import { writeWideCsv } from '../data/write';
+import { loadDatasetFromPaths } from '../data/node';
+import { simulateNominal } from '../model/simulate';
+import { crossValidate } from './cv';
+
+const readCsv = (file: string) =>
+  Papa.parse<Record<string, string>>(readFileSync(file, 'utf8'), {
+    header: true,
+    skipEmptyLines: true,
+  }).data;
+
+describe('llm-nrm evaluate', () => {
+  let dir: string;
+  let data: string;
+  const stderr: string[] = [];
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'llm-nrm-eval-'));
+    data = path.join(dir, 'sim.wide.csv');
+    writeFileSync(
+      data,
+      writeWideCsv(simulateNominal({ J: 12, I: 30, seed: 8, concentration: 100 }).data),
+    );
+    vi.spyOn(process.stderr, 'write').mockImplementation(
+      (s: string | Uint8Array) => (stderr.push(String(s)), true),
+    );
+  });
+  afterAll(() => {
+    vi.restoreAllMocks();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('cv writes one row per model with each metric’s mean and sd, the numbers of crossValidate', async () => {
+    const out = path.join(dir, 'cv.csv');
+    const perFold = path.join(dir, 'folds.csv');
+    const argv = [
+      'evaluate',
+      'cv',
+      data,
+      '--models',
+      'nrm-soft,2pl',
+      '--folds',
+      '3',
+      '--seed',
+      '4',
+      '--tol',
+      '1e-6',
+    ];
+    expect(await main([...argv, '--out', out, '--per-fold', perFold, '--quiet'])).toBe(0);
+    const rows = readCsv(out);
+    expect(rows.map((r) => r.model)).toEqual(['nrm-soft', '2pl']);
+    expect(Object.keys(rows[0])).toEqual([
+      'model',
+      'optionAcc_mean',
+      'optionAcc_sd',
+      'optionLogLoss_mean',
+      'optionLogLoss_sd',
+      'binaryAcc_mean',
+      'binaryAcc_sd',
+      'binaryLogLoss_mean',
+      'binaryLogLoss_sd',
+      'binaryBrier_mean',
+      'binaryBrier_sd',
+    ]);
+    for (const r of rows)
+      for (const [k, v] of Object.entries(r))
+        if (k !== 'model') expect(Number.isFinite(Number(v))).toBe(true);
+    expect(readCsv(perFold).length).toBe(6);
+    const ds = await loadDatasetFromPaths([data]);
+    const core = await crossValidate(ds, {
+      models: ['nrm-soft', '2pl'],
+      folds: 3,
+      seed: 4,
+      fitSettings: { tol: 1e-6, seed: 4 },
+    });
+    expect(Number(rows[0].optionLogLoss_mean)).toBeCloseTo(
+      core.summary[0].optionLogLoss_mean as number,
+      10,
+    );
+    expect(Number(rows[1].binaryBrier_sd)).toBeCloseTo(
+      core.summary[1].binaryBrier_sd as number,
+      10,
+    );
+  });
+
+  it('info and external run on a fit.json; usage errors exit 2', async () => {
+    const fitPath = path.join(dir, 'fit.json');
+    expect(
+      await main(['fit', data, '--model', 'llmnrm', '--steps', '400', '--out', fitPath, '--quiet']),
+    ).toBe(0);
+    const info = path.join(dir, 'fig2.csv');
+    expect(await main(['evaluate', 'info', fitPath, '--out', info])).toBe(0);
+    expect(readCsv(info).map((r) => r.benchmark)).toEqual(['bench-0', 'bench-1', 'bench-2', 'all']);
+    const scores = path.join(dir, 'scores.csv');
+    writeFileSync(
+      scores,
+      'model,score\n' +
+        Array.from({ length: 12 }, (_, j) => `LLM-${j}-Instruct,${1000 + j}`).join('\n'),
+    );
+    const ext = path.join(dir, 'ext.csv');
+    expect(
+      await main(['evaluate', 'external', fitPath, scores, '--bootstrap', '100', '--out', ext]),
+    ).toBe(0);
+    const rows = readCsv(ext);
+    expect(rows.map((r) => [r.measure, r.n])).toEqual([
+      ['theta', '12'],
+      ['accuracy', '12'],
+    ]);
+    expect(await main(['evaluate', 'nope'])).toBe(2);
+    expect(await main(['evaluate', 'cv', data, '--models', 'bogus', '--quiet'])).toBe(2);
+    expect(stderr.join('')).toMatch(/unknown evaluate subcommand "nope"/);
+  });
+});
