@@ -1,5 +1,5 @@
 import { resolveEngine, createEngine } from '../core/engines/select';
-import { ENGINE_CHOICES, type EngineChoice } from '../core/engines/types';
+import type { EngineChoice } from '../core/engines/types';
 import { fitDataset } from '../core/fit/fit';
 import { DEFAULT_SETTINGS, PAPER_ADAM, type FitSettings } from '../core/fit/types';
 import { MODEL_TYPES } from '../core/model/types';
@@ -9,6 +9,14 @@ import { loadData, writeOut } from './io';
 export const FIT_USAGE = `llm-nrm fit DATA... [--items items.csv] [--model ${MODEL_TYPES.join('|')}]
                     [--optimizer fast|adam] [--mode default|paper] [--steps N] [--lr X] [--seed S]
                     [--engine auto|fused|tfjs-wasm|tfjs-cpu] [--values prob|weight|logprob] --out fit.json`;
+
+/** Engines that run under Node (the GPU ones need a browser). */
+export const CLI_ENGINES = [
+  'auto',
+  'fused',
+  'tfjs-wasm',
+  'tfjs-cpu',
+] as const satisfies readonly EngineChoice[];
 
 /** Resolve the engine for the CLI: Node has no GPU, so auto means fused. */
 export function cliEngine(choice: EngineChoice) {
@@ -48,12 +56,7 @@ export async function fitCommand(argv: string[]): Promise<number> {
     steps: num(v.steps, 'steps', PAPER_ADAM.steps),
     lr: num(v.lr, 'lr', PAPER_ADAM.lr),
     seed: num(v.seed, 'seed', 1),
-    engine: oneOf(
-      v.engine,
-      'engine',
-      ENGINE_CHOICES.filter((e) => !['tfjs-webgpu', 'tfjs-webgl'].includes(e)),
-      'auto',
-    ),
+    engine: oneOf(v.engine, 'engine', CLI_ENGINES, 'auto'),
   };
   const valueKind = v.values
     ? oneOf(v.values, 'values', ['prob', 'weight', 'logprob'] as const, 'prob')

@@ -17,7 +17,7 @@ const swiftGl = {
 describe('resolveEngine', () => {
   it('picks WebGPU on a hardware adapter', () => {
     const r = resolveEngine('auto', browser({ webgpuAdapter: nvidia, webgl2: angleNvidia }));
-    expect(r.name).toBe('tfjs-webgpu');
+    expect(r.name).toBe('webgpu-fused');
     expect(r.reason).toMatch(/nvidia ampere/);
   });
 
