@@ -1,10 +1,12 @@
 import { expect, test } from '@playwright/test';
 import {
+  chart,
   chartStartingWith,
   demoFile,
   dropFiles,
   fixture,
   open,
+  openTab,
   pickFiles,
   waitState,
 } from './helpers';
@@ -45,12 +47,28 @@ test('the four-orders wide file (1,380 items) loads and fits', async ({ page }) 
   await waitState(page, 'fitted', 90_000);
 });
 
+const HARNESS = 'samples_naep-economics_2024-01-01T00-00-00.000000.jsonl';
+
 test('an lm-evaluation-harness samples log (.jsonl) with a model name', async ({ page }) => {
   await page.getByText('Reading options').click();
   await page.getByLabel('Model name for harness logs').fill('Llama-3.2-1B');
-  await pickFiles(page, [fixture('samples_naep-economics_2024-01-01T00-00-00.000000.jsonl')]);
+  await pickFiles(page, [fixture(`harness/Llama-3.2-1B/${HARNESS}`)]);
   await waitState(page, 'loaded');
   await expect(page.getByTestId('summary-J')).toHaveText('1');
   await expect(page.getByTestId('summary-I')).toHaveText('12');
   await expect(page.getByTestId('summary')).toContainText('naep-economics: 12 items');
+});
+
+test('a folder of harness logs, one sub-folder per LLM, then fitted', async ({ page }) => {
+  await page.getByTestId('folder-input').setInputFiles(fixture('harness'));
+  await waitState(page, 'loaded');
+  await expect(page.getByTestId('summary-J')).toHaveText('3');
+  await expect(page.getByTestId('summary-I')).toHaveText('12');
+  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+  await waitState(page, 'fitted');
+  await openTab(page, 'LLMs');
+  await expect(chart(page, 'theta-ranking').locator('.llm-row')).toHaveCount(3);
+  await expect(
+    chart(page, 'theta-ranking').locator('.llm-row[data-llm="Qwen2.5-72B"]'),
+  ).toBeAttached();
 });

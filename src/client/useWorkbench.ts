@@ -6,6 +6,7 @@ import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { FitSettings } from '../core/fit/types';
 import type { LoadOptions, LoadSource } from '../worker/protocol';
 import { getBridge, isAbort } from './bridge';
+import type { NamedFile } from './dropped';
 import { alignFit, looksLikeFitJson, parseFitJson } from './fitio';
 import { initialState, reducer, type AppState, type UiError } from './state';
 
@@ -14,7 +15,7 @@ export const DEMO_FILES = ['econ-reading.wide.csv', 'econ-reading.items.csv'];
 
 export interface Workbench {
   state: AppState;
-  loadFiles(files: File[], opts?: LoadOptions): Promise<void>;
+  loadFiles(files: NamedFile[], opts?: LoadOptions): Promise<void>;
   loadDemo(): Promise<void>;
   fit(settings: FitSettings): Promise<void>;
   cancel(): void;
@@ -29,8 +30,6 @@ export function toUiError(e: unknown, title: string): UiError {
   const f = e as Error & { file?: string; line?: number; column?: string | number };
   return { title, message: e.message, file: f.file, line: f.line, column: f.column };
 }
-
-const fileName = (f: File) => f.webkitRelativePath || f.name;
 
 export function useWorkbench(settingsForDemo: FitSettings): Workbench {
   const [state, dispatch] = useReducer(reducer, initialState);
@@ -115,21 +114,20 @@ export function useWorkbench(settingsForDemo: FitSettings): Workbench {
   );
 
   const loadFiles = useCallback(
-    async (files: File[], opts: LoadOptions = {}) => {
+    async (files: NamedFile[], opts: LoadOptions = {}) => {
       if (!files.length) return;
       const task = begin();
       const sources: LoadSource[] = [];
       const fitFiles: { name: string; text: string }[] = [];
-      for (const f of files) {
-        const name = fileName(f);
+      for (const { file, name } of files) {
         if (/\.json$/i.test(name)) {
-          const text = await f.text();
+          const text = await file.text();
           if (looksLikeFitJson(name, text)) {
             fitFiles.push({ name, text });
             continue;
           }
         }
-        sources.push({ name, blob: f });
+        sources.push({ name, blob: file });
       }
       await runLoad(sources, fitFiles, opts, task);
     },

@@ -1,13 +1,14 @@
 import { useId, useRef, useState } from 'react';
 import type { ValueKind } from '../../core/data/types';
 import type { LoadOptions } from '../../worker/protocol';
+import { fromDataTransfer, fromFileList, type NamedFile } from '../dropped';
 import type { AppState } from '../state';
 import { Field } from './Field';
 import { LoadProgressView } from './LoadProgressView';
 
 export interface LoadPanelProps {
   loading: AppState['loading'];
-  onFiles: (files: File[], opts: LoadOptions) => void;
+  onFiles: (files: NamedFile[], opts: LoadOptions) => void;
   onDemo: () => void;
   onCancel: () => void;
 }
@@ -15,6 +16,7 @@ export interface LoadPanelProps {
 /** Drop zone, keyboard-accessible file picker, "Load demo" and parser options. */
 export function LoadPanel({ loading, onFiles, onDemo, onCancel }: LoadPanelProps) {
   const input = useRef<HTMLInputElement>(null);
+  const folder = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   const [valueKind, setValueKind] = useState<'' | ValueKind>('');
   const [model, setModel] = useState('');
@@ -26,8 +28,7 @@ export function LoadPanel({ loading, onFiles, onDemo, onCancel }: LoadPanelProps
     ...(model.trim() ? { model: model.trim() } : {}),
     ...(lengthNormalise ? { lengthNormalise } : {}),
   });
-  const take = (list: FileList | null) => {
-    const files = list ? [...list] : [];
+  const take = (files: NamedFile[]) => {
     if (files.length) onFiles(files, opts());
   };
 
@@ -45,16 +46,19 @@ export function LoadPanel({ loading, onFiles, onDemo, onCancel }: LoadPanelProps
         onDrop={(e) => {
           e.preventDefault();
           setOver(false);
-          take(e.dataTransfer.files);
+          void fromDataTransfer(e.dataTransfer).then(take);
         }}
       >
         <p>
-          Drop data files here: wide or long CSV (with an items CSV), harness <code>.jsonl</code>{' '}
-          logs, or a <code>fit.json</code> with its data.
+          Drop data files or folders here: wide or long CSV (with an items CSV), harness{' '}
+          <code>.jsonl</code> logs (in per-model folders), or a <code>fit.json</code> with its data.
         </p>
         <div className="row">
           <button type="button" onClick={() => input.current?.click()}>
             Choose files…
+          </button>
+          <button type="button" onClick={() => folder.current?.click()}>
+            Choose folder…
           </button>
           <button type="button" onClick={onDemo}>
             Load demo
@@ -71,7 +75,20 @@ export function LoadPanel({ loading, onFiles, onDemo, onCancel }: LoadPanelProps
           data-testid="file-input"
           tabIndex={-1}
           onChange={(e) => {
-            take(e.target.files);
+            take(fromFileList(e.target.files ?? []));
+            e.target.value = '';
+          }}
+        />
+        <input
+          ref={folder}
+          className="sr-only"
+          type="file"
+          aria-label="A folder of data files (harness logs in per-model folders)"
+          data-testid="folder-input"
+          tabIndex={-1}
+          {...{ webkitdirectory: '' }}
+          onChange={(e) => {
+            take(fromFileList(e.target.files ?? []));
             e.target.value = '';
           }}
         />
