@@ -1,6 +1,40 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type Plugin } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+
+/**
+ * The production Content-Security-Policy: every request stays on this origin
+ * (connect-src 'self'), no inline scripts and no eval ('wasm-unsafe-eval' only
+ * lets tfjs-wasm compile its WebAssembly), workers from self or blob: (tfjs).
+ * Styles may be inline because the d3 charts carry their own <style> so that
+ * an exported SVG is self-contained. The dev server needs an inline React
+ * preamble, so dev keeps the looser policy written in index.html.
+ */
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self' blob: data:",
+  "worker-src 'self' blob:",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
+].join('; ');
+
+function strictCsp(): Plugin {
+  return {
+    name: 'strict-csp',
+    apply: 'build',
+    transformIndexHtml(html) {
+      return html.replace(
+        /(<meta\s+http-equiv="Content-Security-Policy"\s+content=")[^"]*(")/,
+        (_m, a: string, b: string) => a + CSP + b,
+      );
+    },
+  };
+}
 
 // Cross-origin isolation lets workers share memory (SharedArrayBuffer) and is
 // harmless otherwise; the CSP keeps every request on this origin.
@@ -10,10 +44,10 @@ const headers = {
 };
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), strictCsp()],
   worker: { format: 'es' },
   server: { headers },
-  preview: { headers },
+  preview: { headers: { ...headers, 'Content-Security-Policy': CSP } },
   build: {
     target: 'es2022',
     sourcemap: true,

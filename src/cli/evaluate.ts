@@ -6,7 +6,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import { toCsv } from '../charts/csv';
-import { ENGINE_CHOICES } from '../core/engines/types';
 import { calibrationCurve, CALIBRATE_DEFAULT_MODELS } from '../core/eval/calibrate';
 import type { EvalProgress, EvalRunOptions } from '../core/eval/common';
 import { crossValidate, CV_DEFAULT_MODELS } from '../core/eval/cv';
@@ -17,7 +16,7 @@ import { wrongOnly } from '../core/eval/wrong';
 import { PAPER_ADAM, type FitSettings } from '../core/fit/types';
 import { MODEL_TYPES, type Channel, type ModelType } from '../core/model/types';
 import { num, oneOf, parse, UsageError } from './args';
-import { cliEngine } from './fit';
+import { CLI_ENGINES, cliEngine } from './fit';
 import { loadData, readFit, writeOut } from './io';
 
 const FIT_FLAGS = '[--optimizer fast|adam] [--steps N] [--tol X] [--lr X] [--engine E] [--quiet]';
@@ -105,12 +104,7 @@ function runContext(v: FitFlagValues): EvalRunOptions & { finish(): void } {
         const fit = p.fit ? `  step ${p.fit.step}` : '';
         process.stderr.write(`\r[${p.done}/${p.total}] ${p.stage}${fit}`.padEnd(78) + ' ');
       };
-  const engineChoice = oneOf(
-    v.engine,
-    'engine',
-    ENGINE_CHOICES.filter((e) => !['tfjs-webgpu', 'tfjs-webgl'].includes(e)),
-    'auto',
-  );
+  const engineChoice = oneOf(v.engine, 'engine', CLI_ENGINES, 'auto');
   return {
     onProgress,
     signal: ac.signal,
