@@ -3,11 +3,22 @@ import { UsageError } from './args';
 import { FIT_USAGE, fitCommand } from './fit';
 import { INFO_USAGE, infoCommand } from './info';
 import { EVALUATE_USAGE, evaluateCommand } from './evaluate';
+import { BANK_USAGE, bankCommand } from './bank';
+import { SCORE_USAGE, scoreCommand } from './score';
+import { CAT_USAGE, catCommand, SELECT_USAGE, selectCommand } from './cat';
+import { FLAGS_USAGE, flagsCommand } from './flags';
+import { COMPRESS_USAGE, compressCommand } from './compress';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; usage: string }> = {
   fit: { run: fitCommand, usage: FIT_USAGE },
   info: { run: infoCommand, usage: INFO_USAGE },
   evaluate: { run: evaluateCommand, usage: EVALUATE_USAGE },
+  bank: { run: bankCommand, usage: BANK_USAGE },
+  score: { run: scoreCommand, usage: SCORE_USAGE },
+  cat: { run: catCommand, usage: CAT_USAGE },
+  select: { run: selectCommand, usage: SELECT_USAGE },
+  flags: { run: flagsCommand, usage: FLAGS_USAGE },
+  compress: { run: compressCommand, usage: COMPRESS_USAGE },
 };
 
 const USAGE = `llm-nrm: option-level psychometrics of LLM multiple-choice benchmarks\n\n${Object.values(
