@@ -100,9 +100,10 @@ export function createCatSession(
       const i = m.index.get(itemId);
       if (i === undefined || !available[i])
         throw new Error(`Item ${itemId} is not in this session's pool (or was already answered).`);
+      const y = responseTarget(m, m.items[i], probs);
       available[i] = 0;
       left--;
-      responses.push({ item: i, y: responseTarget(m, m.items[i], probs) });
+      responses.push({ item: i, y });
       est = await estimateLlm(m, responses, est, { fixTerms, signal: opts.signal });
       const step = { item: itemId, theta: est.theta, se: est.se };
       trace.push(step);
