@@ -8,7 +8,8 @@ import type { LoadOptions, LoadSource } from '../worker/protocol';
 import { getBridge, isAbort } from './bridge';
 import type { NamedFile } from './dropped';
 import { alignFit, looksLikeFitJson, parseFitJson } from './fitio';
-import { initialState, reducer, type AppState, type UiError } from './state';
+import { toUiError } from './errors';
+import { initialState, reducer, type AppState } from './state';
 
 /** The embedded demo: real NAEP data (see public/demo/README.md). */
 export const DEMO_FILES = ['econ-reading.wide.csv', 'econ-reading.items.csv'];
@@ -22,13 +23,6 @@ export interface Workbench {
   showFit(id: number): void;
   removeFit(id: number): void;
   dismiss(): void;
-}
-
-/** Turns anything thrown into what the error banner shows. */
-export function toUiError(e: unknown, title: string): UiError {
-  if (!(e instanceof Error)) return { title, message: String(e) };
-  const f = e as Error & { file?: string; line?: number; column?: string | number };
-  return { title, message: e.message, file: f.file, line: f.line, column: f.column };
 }
 
 export function useWorkbench(settingsForDemo: FitSettings): Workbench {
