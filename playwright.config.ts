@@ -5,7 +5,9 @@ import { defineConfig } from '@playwright/test';
  * browser downloads here). One worker: the machine has two cores and each test
  * fits models in a Web Worker. Tests wait on `[data-state]`, never on sleeps.
  */
-const OUT = 'node_modules/.cache/e2e-dist';
+// E2E_PORT lets several people run the suite at once on one machine.
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+const OUT = `node_modules/.cache/e2e-dist-${PORT}`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -16,7 +18,7 @@ export default defineConfig({
   expect: { timeout: 20_000 },
   reporter: [['list']],
   use: {
-    baseURL: 'http://localhost:4173',
+    baseURL: `http://localhost:${PORT}`,
     acceptDownloads: true,
     launchOptions: {
       executablePath: '/usr/bin/chromium',
@@ -37,8 +39,8 @@ export default defineConfig({
   // a colleague's `vite build` into dist/ neither blocks nor overwrites it.
   // Never reuse a server: a stale one would test an old build.
   webServer: {
-    command: `npx vite build --outDir ${OUT} --emptyOutDir --bypass-lock && npx vite preview --outDir ${OUT} --port 4173 --strictPort --bypass-lock`,
-    url: 'http://localhost:4173',
+    command: `npx vite build --outDir ${OUT} --emptyOutDir --bypass-lock && npx vite preview --outDir ${OUT} --port ${PORT} --strictPort --bypass-lock`,
+    url: `http://localhost:${PORT}`,
     reuseExistingServer: false,
     timeout: 120_000,
   },
