@@ -5,7 +5,7 @@
 import type { CellBlock, ScatterTarget } from './block.ts';
 import type { DatasetBuilder } from './builder.ts';
 import { normaliseCell, type CellResult } from './values.ts';
-import { DataError, type Dataset, type LoadWarning } from './types.ts';
+import { DataError, type Dataset, type LoadWarning, quoted } from './types.ts';
 
 /** Per-block statistics gathered while normalising. */
 class BlockStats {
@@ -26,11 +26,20 @@ class BlockStats {
 
 const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
 
+/** Default cap on the dense arrays `assembleDataset` allocates: 8 GiB. */
+export const DEFAULT_MAX_DENSE_BYTES = 8 * 1024 ** 3;
+
+/** Bytes of the dense arrays for J x I cells: obs, observed, leakage and the scatter's own. */
+export function denseBytes(J: number, I: number, Kmax: number, long: boolean): number {
+  return J * I * (Kmax * 4 + 1 + 4 + 2 + 4 + (long ? 2 : 0));
+}
+
 /**
  * Builds the Dataset. Throws DataError on duplicate cells or rows and on cells
- * with no mass; missing options and renormalisation become warnings.
+ * with no mass, and when the dense arrays would take more than `maxBytes` or
+ * cannot be allocated; missing options and renormalisation become warnings.
  */
-export function assembleDataset(b: DatasetBuilder): Dataset {
+export function assembleDataset(b: DatasetBuilder, maxBytes = DEFAULT_MAX_DENSE_BYTES): Dataset {
   if (b.blocks.length === 0)
     throw new DataError(
       'no data files: only items files were given',
@@ -45,18 +54,36 @@ export function assembleDataset(b: DatasetBuilder): Dataset {
   const key = Uint8Array.from(b.itemKey);
   let Kmax = 2;
   for (let i = 0; i < I; i++) Kmax = Math.max(Kmax, nOptions[i]);
-  const t: ScatterTarget = {
-    I,
-    Kmax,
-    nOptions,
-    llmIds: b.llmIds,
-    itemIds: b.itemIds,
-    obs: new Float32Array(J * I * Kmax),
-    owner: new Uint16Array(J * I),
-    ownerLine: new Int32Array(J * I),
-    seen: b.blocks.some((bl) => bl.format === 'long') ? new Uint16Array(J * I) : null,
-    fileOf: (id) => b.blocks[id - 1].file,
-  };
+  const long = b.blocks.some((bl) => bl.format === 'long');
+  const tooBig = (why: string) =>
+    new DataError(
+      `the data set would have ${J} LLMs x ${I} items x ${Kmax} options: ` +
+        `${(denseBytes(J, I, Kmax, long) / 1024 ** 3).toFixed(1)} GiB of arrays, ${why}`,
+      b.blocks[0].file,
+      undefined,
+      undefined,
+      'fewer models or items: load a sample of items, or check the model and item columns',
+    );
+  if (denseBytes(J, I, Kmax, long) > maxBytes)
+    throw tooBig(`above the limit of ${(maxBytes / 1024 ** 3).toFixed(1)} GiB`);
+  let t: ScatterTarget;
+  try {
+    t = {
+      I,
+      Kmax,
+      nOptions,
+      llmIds: b.llmIds,
+      itemIds: b.itemIds,
+      obs: new Float32Array(J * I * Kmax),
+      owner: new Uint16Array(J * I),
+      ownerLine: new Int32Array(J * I),
+      seen: long ? new Uint16Array(J * I) : null,
+      fileOf: (id) => b.blocks[id - 1].file,
+    };
+  } catch (e) {
+    if (e instanceof RangeError) throw tooBig('more than this engine can allocate');
+    throw e;
+  }
   b.blocks.forEach((bl, n) => bl.scatter(t, n + 1));
 
   const observed = new Uint8Array(J * I);
@@ -72,7 +99,7 @@ export function assembleDataset(b: DatasetBuilder): Dataset {
     normaliseCell(t.obs, c * Kmax, nOptions[c % I], bl.kind, res);
     if (!res.ok)
       throw new DataError(
-        `cell (model '${b.llmIds[Math.floor(c / I)]}', item '${b.itemIds[c % I]}') has zero total mass`,
+        `cell (model ${quoted(b.llmIds[Math.floor(c / I)])}, item ${quoted(b.itemIds[c % I])}) has zero total mass`,
         bl.file,
         line,
         bl.valueColumn,
@@ -113,7 +140,7 @@ export function assembleDataset(b: DatasetBuilder): Dataset {
       line: b.items.get(unused[0])!.at.line,
       code: 'other',
       count: unused.length,
-      message: `${unused.length} items in the items file have no data and were left out (first: '${unused[0]}')`,
+      message: `${unused.length} items in the items file have no data and were left out (first: ${quoted(unused[0])})`,
     });
   const hasText = b.itemText.some((x) => x !== null);
   return {

@@ -3,7 +3,7 @@
  * J x I x Kmax layout once the whole data set's shape is known.
  */
 import { growF32, growI32, growU8 } from './grow.ts';
-import { DataError, OPTION_LABELS, type SourceInfo, type ValueKind } from './types.ts';
+import { DataError, OPTION_LABELS, type SourceInfo, type ValueKind, quoted } from './types.ts';
 
 /** Dense arrays the blocks write into while the Dataset is assembled. */
 export interface ScatterTarget {
@@ -56,7 +56,7 @@ function duplicate(t: ScatterTarget, c: number, file: string, line: number, id: 
     other === id ? `line ${t.ownerLine[c]}` : `${t.fileOf(other)} line ${t.ownerLine[c]}`;
   const j = Math.floor(c / t.I);
   throw new DataError(
-    `duplicate cell: model '${t.llmIds[j]}', item '${t.itemIds[c - j * t.I]}' was already given at ${first}`,
+    `duplicate cell: model ${quoted(t.llmIds[j])}, item ${quoted(t.itemIds[c - j * t.I])} was already given at ${first}`,
     file,
     line,
     'item',
@@ -148,7 +148,7 @@ export class OptionRowBlock extends CellBlock {
     while (this.j.data[first] !== j || this.i.data[first] !== i || this.option.data[first] !== k)
       first++;
     throw new DataError(
-      `duplicate row: model '${t.llmIds[j]}', item '${t.itemIds[i]}', option ` +
+      `duplicate row: model ${quoted(t.llmIds[j])}, item ${quoted(t.itemIds[i])}, option ` +
         `${OPTION_LABELS[k]} was already given at line ${this.line.data[first]}`,
       this.file,
       this.line.data[r],

@@ -3,12 +3,14 @@
  * count, benchmark) are checked for agreement every time a row restates them.
  */
 import type { CellBlock } from './block.ts';
+import type { ItemSampler } from './sample.ts';
 import {
   DataError,
   OPTION_LABELS,
   type ItemText,
   type LoadWarning,
   type SourceInfo,
+  quoted,
 } from './types.ts';
 
 /** A place in a file. */
@@ -52,6 +54,8 @@ export class DatasetBuilder {
   readonly blocks: CellBlock[] = [];
   readonly sources: SourceInfo[] = [];
   readonly items: ItemsTable = new Map();
+  /** Item sampling (`LoadOptions.sample`); null keeps every item. */
+  sampler: ItemSampler | null = null;
   private readonly llmIndex = new Map<string, number>();
   private readonly itemIndex = new Map<string, number>();
   private readonly keyAt: Where[] = [];
@@ -66,7 +70,7 @@ export class DatasetBuilder {
       if (!old) this.items.set(id, rec);
       else if (old.key !== rec.key || old.nOptions !== rec.nOptions)
         throw new DataError(
-          `item '${id}' has key ${OPTION_LABELS[rec.key]}, n_options ${rec.nOptions} here but key ` +
+          `item ${quoted(id)} has key ${OPTION_LABELS[rec.key]}, n_options ${rec.nOptions} here but key ` +
             `${OPTION_LABELS[old.key]}, n_options ${old.nOptions} at ${place(old.at, rec.at.file)}`,
           rec.at.file,
           rec.at.line,
@@ -86,6 +90,11 @@ export class DatasetBuilder {
       this.llmIds.push(name);
     }
     return j;
+  }
+
+  /** True when rows of this item are to be skipped (sampled out); `count`: see `ItemSampler.keeps`. */
+  skipItem(id: string, count = true): boolean {
+    return this.sampler !== null && !this.sampler.keeps(id, count);
   }
 
   /** Index of an item, adding it on first sight (with its items-file facts, if any). */
@@ -115,7 +124,7 @@ export class DatasetBuilder {
     } else if (old !== key) {
       const was = this.keyAt[i];
       throw new DataError(
-        `key ${OPTION_LABELS[key]} for item '${this.itemIds[i]}' disagrees with key ` +
+        `key ${OPTION_LABELS[key]} for item ${quoted(this.itemIds[i])} disagrees with key ` +
           `${OPTION_LABELS[old]} at ${place(was, at.file)}`,
         at.file,
         at.line,
@@ -134,7 +143,7 @@ export class DatasetBuilder {
     } else if (old !== n) {
       const was = this.nAt[i];
       throw new DataError(
-        `n_options ${n} for item '${this.itemIds[i]}' disagrees with n_options ${old} at ` +
+        `n_options ${n} for item ${quoted(this.itemIds[i])} disagrees with n_options ${old} at ` +
           place(was, at.file),
         at.file,
         at.line,

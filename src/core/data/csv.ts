@@ -2,11 +2,12 @@
  * Incremental CSV reading: string chunks go in, rows with their 1-based file line
  * numbers come out. Chunks are cut at the last newline outside quotes, and each
  * complete piece goes through `Papa.parse` in step mode, so the text is never held
- * twice and quoted fields may span chunks and lines. The unfinished tail is
- * rescanned with the next chunk; it is normally shorter than a row.
+ * twice and quoted fields may span chunks and lines. The unfinished tail waits in
+ * a `PendingText`; each chunk is scanned once (see `pending.ts`).
  */
 import Papa from 'papaparse';
-import { DataError } from './types.ts';
+import { PendingText, RowEndScanner } from './pending.ts';
+import { DataError, quoted } from './types.ts';
 
 /** Progress and cancellation, shared by every incremental parser. */
 export interface StreamOptions {
@@ -14,6 +15,8 @@ export interface StreamOptions {
   onProgress?: (bytes: number, rows: number) => void;
   /** Aborting makes the next `push` or `finish` throw the signal's reason. */
   signal?: AbortSignal;
+  /** Longest row accepted, in characters (default `MAX_ROW_CHARS`, 256 Mi). */
+  maxRowChars?: number;
 }
 
 /** The incremental interface every format parser exposes. */
@@ -33,18 +36,17 @@ export interface CsvHeader {
   raw: string;
 }
 
-const [QUOTE, COMMA, NEWLINE, RETURN] = [34, 44, 10, 13];
-
 type RowFn = (fields: string[], line: number) => void;
 
 /** Feeds rows of one CSV file to a callback, tracking line numbers and progress. */
 export class CsvChunkReader implements ChunkParser {
   rows = 0;
-  private carry = '';
+  private readonly pending: PendingText;
+  private readonly scanner = new RowEndScanner();
   private line = 1;
   private bytes = 0;
   private started = false;
-  private newline: '\n' | '\r\n' | undefined;
+  private newline: '\n' | '\r\n' | '\r' | undefined;
   private header: CsvHeader | null = null;
 
   constructor(
@@ -52,7 +54,9 @@ export class CsvChunkReader implements ChunkParser {
     private readonly onHeader: (h: CsvHeader) => void,
     private readonly onRow: RowFn,
     private readonly opts: StreamOptions = {},
-  ) {}
+  ) {
+    this.pending = new PendingText(file, opts.maxRowChars);
+  }
 
   push(chunk: string, bytes = chunk.length): void {
     this.opts.signal?.throwIfAborted();
@@ -60,12 +64,12 @@ export class CsvChunkReader implements ChunkParser {
       if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
       if (chunk.length > 0) this.started = true;
     }
-    const text = this.carry + chunk;
-    const cut = this.lastRowEnd(text);
-    if (cut < 0) this.carry = text;
+    const cut = this.scanner.scan(chunk);
+    if (cut < 0) this.pending.add(chunk, this.line);
     else {
-      this.carry = text.slice(cut + 1);
-      this.parsePiece(text.slice(0, cut + 1));
+      const head = chunk.slice(0, cut + 1);
+      this.parsePiece(this.pending.length > 0 ? this.pending.take() + head : head);
+      this.pending.add(chunk.slice(cut + 1), this.line);
     }
     this.bytes += bytes;
     this.opts.onProgress?.(this.bytes, this.rows);
@@ -73,49 +77,20 @@ export class CsvChunkReader implements ChunkParser {
 
   finish(): void {
     this.opts.signal?.throwIfAborted();
-    if (this.carry.length > 0) this.parsePiece(this.carry);
-    this.carry = '';
+    if (this.pending.length > 0) this.parsePiece(this.pending.take());
     if (!this.header) throw new DataError('the file is empty', this.file);
     if (this.rows === 0)
       throw new DataError('the file has a header but no data rows', this.file, 2);
   }
 
-  /**
-   * Index of the last newline outside quoted fields, or -1. `text` starts at a
-   * row boundary, so the scan starts unquoted; like Papa, a quote opens a quoted
-   * field only at the start of a field, and `""` inside one is an escaped quote.
-   */
-  private lastRowEnd(text: string): number {
-    let pos = 0;
-    let quoted = false;
-    let cut = -1;
-    for (;;) {
-      if (quoted) {
-        const close = text.indexOf('"', pos);
-        if (close < 0) break;
-        if (text.charCodeAt(close + 1) === QUOTE) pos = close + 2;
-        else {
-          quoted = false;
-          pos = close + 1;
-        }
-      } else {
-        const open = text.indexOf('"', pos);
-        const nl = text.lastIndexOf('\n', (open < 0 ? text.length : open) - 1);
-        if (nl >= pos) cut = nl;
-        if (open < 0) break;
-        const before = open === 0 ? NEWLINE : text.charCodeAt(open - 1);
-        quoted = before === COMMA || before === NEWLINE || before === RETURN;
-        pos = open + 1;
-      }
-    }
-    return cut;
-  }
-
   private parsePiece(piece: string): void {
     if (!this.newline) {
       const nl = piece.indexOf('\n');
-      if (nl > 0) this.newline = piece[nl - 1] === '\r' ? '\r\n' : '\n';
+      if (nl >= 0) this.newline = piece[nl - 1] === '\r' ? '\r\n' : '\n';
+      else if (piece.includes('\r')) this.newline = '\r';
     }
+    // Classic Mac files (CR only) arrive whole, at finish(); count their lines by CR.
+    const eol = this.newline === '\r' ? '\r' : '\n';
     let prev = 0;
     let line = this.line;
     Papa.parse<string[]>(piece, {
@@ -124,7 +99,7 @@ export class CsvChunkReader implements ChunkParser {
       step: (res) => {
         const rowLine = line;
         const end = res.meta.cursor;
-        for (let p = piece.indexOf('\n', prev); p >= 0 && p < end; p = piece.indexOf('\n', p + 1))
+        for (let p = piece.indexOf(eol, prev); p >= 0 && p < end; p = piece.indexOf(eol, p + 1))
           line++;
         prev = end;
         const fields = res.data;
@@ -134,7 +109,7 @@ export class CsvChunkReader implements ChunkParser {
         this.row(fields, rowLine);
       },
     });
-    for (let p = piece.indexOf('\n', prev); p >= 0; p = piece.indexOf('\n', p + 1)) line++;
+    for (let p = piece.indexOf(eol, prev); p >= 0; p = piece.indexOf(eol, p + 1)) line++;
     this.line = line;
   }
 
@@ -145,7 +120,7 @@ export class CsvChunkReader implements ChunkParser {
       names.forEach((n, i) => {
         if (n === '') return;
         if (index.has(n))
-          throw new DataError(`duplicate column '${n}' in the header`, this.file, line, n);
+          throw new DataError(`duplicate column ${quoted(n)} in the header`, this.file, line, n);
         index.set(n, i);
       });
       this.header = { names, index, raw: fields.join(',') };

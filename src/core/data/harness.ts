@@ -17,7 +17,7 @@ import type { DatasetBuilder } from './builder.ts';
 import type { ChunkParser, StreamOptions } from './csv.ts';
 import { JsonlChunkReader } from './jsonl.ts';
 import { checkDeclared, labelIndex, readNumber } from './values.ts';
-import { DataError, MAX_OPTIONS } from './types.ts';
+import { DataError, MAX_OPTIONS, quoted } from './types.ts';
 
 /** Options for one harness samples file. */
 export interface HarnessOptions extends StreamOptions {
@@ -91,6 +91,8 @@ export function createHarnessParser(
     const docId = value.doc_id;
     if (typeof docId !== 'number' && typeof docId !== 'string')
       throw err('missing doc_id', 'doc_id', 'a number or string doc_id');
+    const itemId = `${task}/${docId}`;
+    if (builder.skipItem(itemId)) return;
     const column = 'filtered_resps' in value ? 'filtered_resps' : 'resps';
     const resps = value[column];
     if (!Array.isArray(resps)) throw err('missing filtered_resps', column, 'an array per choice');
@@ -117,7 +119,7 @@ export function createHarnessParser(
     }
     vals.fill(NaN, n);
     const key = readTarget(value.target, n, texts, err);
-    const i = builder.item(`${task}/${docId}`);
+    const i = builder.item(itemId);
     const where = { file, line };
     builder.setN(i, n, where);
     builder.setKey(i, key, where);
@@ -167,7 +169,8 @@ function readTarget(
     if (/^\d+$/.test(t)) k = Number(t);
     else if (labelIndex(t) >= 0) k = labelIndex(t);
     else if (texts) k = texts.findIndex((x) => x.trim() === t);
-    if (k < 0) throw err(`target '${t}' is not a choice index, label or choice text`, 'target');
+    if (k < 0)
+      throw err(`target ${quoted(t)} is not a choice index, label or choice text`, 'target');
   } else throw err('missing or unsupported target', 'target', 'the gold choice index');
   if (!Number.isInteger(k) || k < 0 || k >= n)
     throw err(`target ${k} is beyond the ${n} choices`, 'target', `an index in 0..${n - 1}`);

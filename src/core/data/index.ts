@@ -5,7 +5,7 @@
  */
 export * from './types.ts';
 export { DatasetBuilder, type ItemRecord, type ItemsTable, type Where } from './builder.ts';
-export { assembleDataset } from './assemble.ts';
+export { assembleDataset, DEFAULT_MAX_DENSE_BYTES } from './assemble.ts';
 export type { ChunkParser, StreamOptions } from './csv.ts';
 export { detectFormat, type FileFormat } from './detect.ts';
 export { createWideParser, type ValueOptions } from './wide.ts';
@@ -19,6 +19,16 @@ export {
   type LoadInput,
   type LoadOptions,
 } from './load.ts';
+export { itemHash, type SampleOptions } from './sample.ts';
+export {
+  estimateLoad,
+  loadBytes,
+  type EstimateInput,
+  type EstimateOptions,
+  type LoadEstimate,
+  type LoadShape,
+} from './estimate.ts';
+export type { InvalidUtf8, SourceChunk } from './decode.ts';
 export { datasetSummary, type DatasetSummary } from './summary.ts';
 export { subsetDataset } from './subset.ts';
 export { writeWideCsv, writeLongCsv, writeItemsCsv } from './write.ts';

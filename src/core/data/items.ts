@@ -11,7 +11,7 @@ import {
   type StreamOptions,
 } from './csv.ts';
 import { readLabel, readOptionCount } from './values.ts';
-import { DataError, OPTION_LABELS } from './types.ts';
+import { DataError, OPTION_LABELS, quoted } from './types.ts';
 
 const EXPECTED = 'item,key,n_options[,benchmark][,question,option_A..option_J]';
 
@@ -54,10 +54,11 @@ export function createItemsParser(
   const onRow = (f: string[], line: number) => {
     const id = f[col.item].trim();
     if (id === '') throw new DataError('empty item id', file, line, 'item', 'a non-empty item id');
+    if (builder.skipItem(id, false)) return;
     const prev = table.get(id);
     if (prev)
       throw new DataError(
-        `duplicate item '${id}' (first at line ${prev.at.line})`,
+        `duplicate item ${quoted(id)} (first at line ${prev.at.line})`,
         file,
         line,
         'item',

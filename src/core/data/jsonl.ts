@@ -1,11 +1,15 @@
-/** Incremental JSON-lines reading with 1-based line numbers, progress and abort. */
+/**
+ * Incremental JSON-lines reading with 1-based line numbers, progress and abort.
+ * A line split over chunks waits in a `PendingText` (one pass, capped length).
+ */
 import type { ChunkParser, StreamOptions } from './csv.ts';
+import { PendingText } from './pending.ts';
 import { DataError } from './types.ts';
 
 /** Feeds each non-blank line of a JSONL file, parsed, to `onRecord`. */
 export class JsonlChunkReader implements ChunkParser {
   rows = 0;
-  private carry = '';
+  private readonly pending: PendingText;
   private line = 1;
   private bytes = 0;
   private started = false;
@@ -14,7 +18,9 @@ export class JsonlChunkReader implements ChunkParser {
     private readonly file: string,
     private readonly onRecord: (value: unknown, line: number) => void,
     private readonly opts: StreamOptions = {},
-  ) {}
+  ) {
+    this.pending = new PendingText(file, opts.maxRowChars);
+  }
 
   push(chunk: string, bytes = chunk.length): void {
     this.opts.signal?.throwIfAborted();
@@ -22,21 +28,20 @@ export class JsonlChunkReader implements ChunkParser {
       this.started = true;
       if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
     }
-    const text = this.carry + chunk;
     let start = 0;
-    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-      this.handle(text.slice(start, nl));
+    for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
+      const head = chunk.slice(start, nl);
+      this.handle(this.pending.length > 0 ? this.pending.take() + head : head);
       start = nl + 1;
     }
-    this.carry = text.slice(start);
+    this.pending.add(chunk.slice(start), this.line);
     this.bytes += bytes;
     this.opts.onProgress?.(this.bytes, this.rows);
   }
 
   finish(): void {
     this.opts.signal?.throwIfAborted();
-    if (this.carry.length > 0) this.handle(this.carry);
-    this.carry = '';
+    if (this.pending.length > 0) this.handle(this.pending.take());
     if (this.rows === 0) throw new DataError('the file is empty', this.file);
   }
 

@@ -6,10 +6,12 @@
 import { assembleDataset } from './assemble.ts';
 import { DatasetBuilder } from './builder.ts';
 import type { ChunkParser, StreamOptions } from './csv.ts';
+import { decodeChunks, type SourceChunk } from './decode.ts';
 import { detectFormat, type FileFormat } from './detect.ts';
 import { createHarnessParser } from './harness.ts';
 import { createItemsParser } from './items.ts';
 import { createLongParser } from './long.ts';
+import { ItemSampler, sampleWarning, type SampleOptions } from './sample.ts';
 import { createWideParser } from './wide.ts';
 import { DataError, type Dataset, type ValueKind } from './types.ts';
 
@@ -31,6 +33,17 @@ export interface LoadOptions {
   lengthNormalise?: boolean;
   /** Model name for harness logs not inside a folder. */
   model?: string;
+  /**
+   * Keep a deterministic pseudo-random subset of items (whole items: every LLM
+   * keeps the same ones), chosen by hashing each item id with the seed; a warning
+   * records it. Rows of other items are skipped unvalidated. See `sample.ts`.
+   */
+  sample?: SampleOptions;
+  /**
+   * Refuse, with a DataError, to build a data set whose dense J x I arrays would
+   * take more bytes than this (default `DEFAULT_MAX_DENSE_BYTES`, 8 GiB).
+   */
+  maxDenseBytes?: number;
   /** Characters (text) or bytes (blobs, disk) per chunk; default 4 MiB. */
   chunkSize?: number;
   signal?: AbortSignal;
@@ -45,8 +58,12 @@ export interface ByteSource {
   model?: string;
   /** The first few KiB as text, for format detection. */
   head(): Promise<string>;
-  /** The whole file as decoded text chunks with their size in bytes. */
-  chunks(): AsyncIterable<{ text: string; bytes: number }>;
+  /**
+   * The whole file as decoded text chunks with their size in bytes. Byte sources
+   * decode with `decodeChunks`: invalid UTF-8 becomes U+FFFD and is reported on
+   * the last chunk (a warning, never an error).
+   */
+  chunks(): AsyncIterable<SourceChunk>;
 }
 
 export const DEFAULT_CHUNK = 4 * 1024 * 1024;
@@ -76,22 +93,21 @@ function blobSource(name: string, blob: Blob, chunk: number, model?: string): By
     size: blob.size,
     model,
     head: async () => new TextDecoder().decode(await blob.slice(0, HEAD_BYTES).arrayBuffer()),
-    async *chunks() {
-      const dec = new TextDecoder();
-      for (let at = 0; at < blob.size; at += chunk) {
-        const buf = await blob.slice(at, at + chunk).arrayBuffer();
-        yield { text: dec.decode(buf, { stream: true }), bytes: buf.byteLength };
-      }
-      const tail = dec.decode();
-      if (tail) yield { text: tail, bytes: 0 };
-    },
+    chunks: () => decodeChunks(blobSlices(blob, chunk)),
   };
+}
+
+async function* blobSlices(blob: Blob, chunk: number): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < blob.size; at += chunk)
+    yield new Uint8Array(await blob.slice(at, at + chunk).arrayBuffer());
 }
 
 /**
  * Loads and merges files of any supported format into one Dataset. Long files
  * need an items file among `files`; items files are read first. Throws DataError
- * on bad input, or the signal's reason when aborted.
+ * on bad input, or the signal's reason when aborted (RangeError for bad
+ * `sample` options). Blobs are decoded as UTF-8: invalid bytes become U+FFFD and
+ * add a warning with their count and first line (see `decode.ts`).
  */
 export function loadDataset(files: LoadInput[], opts: LoadOptions = {}): Promise<Dataset> {
   const chunk = opts.chunkSize ?? DEFAULT_CHUNK;
@@ -126,6 +142,7 @@ export async function loadSources(sources: ByteSource[], opts: LoadOptions = {})
   order.sort((a, b) => Number(formats[b] === 'items') - Number(formats[a] === 'items'));
   const totalBytes = sources.reduce((t, s) => t + s.size, 0);
   const builder = new DatasetBuilder();
+  builder.sampler = ItemSampler.create(opts.sample);
   let bytesBefore = 0;
   let rowsBefore = 0;
   for (const n of order) {
@@ -136,13 +153,29 @@ export async function loadSources(sources: ByteSource[], opts: LoadOptions = {})
         opts.onProgress?.(bytesBefore + bytes, rowsBefore + rows, { file: src.name, totalBytes }),
     };
     const parser = makeParser(formats[n], src, builder, opts, stream);
-    for await (const c of src.chunks()) parser.push(c.text, c.bytes);
+    for await (const c of src.chunks()) {
+      if (c.text || c.bytes) parser.push(c.text, c.bytes);
+      if (c.invalid)
+        builder.warn({
+          file: src.name,
+          line: c.invalid.line,
+          code: 'other',
+          count: c.invalid.count,
+          message:
+            `${c.invalid.count} invalid UTF-8 byte sequences were replaced by U+FFFD ` +
+            '(is the file in a legacy encoding? save it as UTF-8)',
+        });
+    }
     parser.finish();
     bytesBefore += src.size;
     rowsBefore += parser.rows;
   }
   opts.signal?.throwIfAborted();
-  return assembleDataset(builder);
+  if (builder.sampler) {
+    const data = sources.find((_, n) => formats[n] !== 'items') ?? sources[0];
+    builder.warn(sampleWarning(builder.sampler, data.name));
+  }
+  return assembleDataset(builder, opts.maxDenseBytes);
 }
 
 function makeParser(

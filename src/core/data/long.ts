@@ -8,7 +8,7 @@ import type { DatasetBuilder } from './builder.ts';
 import { CsvChunkReader, requireColumn, type ChunkParser, type CsvHeader } from './csv.ts';
 import type { ValueOptions } from './wide.ts';
 import { checkDeclared, readLabel, readNumber } from './values.ts';
-import { DataError, type ValueKind } from './types.ts';
+import { DataError, type ValueKind, quoted } from './types.ts';
 
 const EXPECTED = 'model,item,option,prob (or logprob / weight)';
 const VALUE_COLUMNS: ValueKind[] = ['prob', 'logprob', 'weight'];
@@ -71,16 +71,17 @@ export function createLongParser(
     const model = f[col.model].trim();
     const itemId = f[col.item].trim();
     if (model === '') throw new DataError('empty model name', file, line, 'model', 'a model name');
+    const j = builder.llm(model);
+    if (builder.skipItem(itemId)) return;
     if (!builder.items.has(itemId))
       throw new DataError(
-        `item '${itemId}' is not in the items file`,
+        `item ${quoted(itemId)} is not in the items file`,
         file,
         line,
         'item',
         'an item listed in the items file',
       );
     const i = builder.item(itemId);
-    const j = builder.llm(model);
     const k = readLabel(
       f[col.option],
       builder.itemN[i],

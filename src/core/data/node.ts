@@ -6,6 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { decodeChunks } from './decode.ts';
 import { DEFAULT_CHUNK, loadSources, type ByteSource, type LoadOptions } from './load.ts';
 import { DataError, type Dataset } from './types.ts';
 
@@ -26,14 +27,8 @@ function fileSource(file: string, size: number, chunk: number, model?: string): 
         await fh.close();
       }
     },
-    async *chunks() {
-      const dec = new TextDecoder();
-      const stream = createReadStream(file, { highWaterMark: chunk });
-      for await (const buf of stream as AsyncIterable<Buffer>)
-        yield { text: dec.decode(buf, { stream: true }), bytes: buf.length };
-      const tail = dec.decode();
-      if (tail) yield { text: tail, bytes: 0 };
-    },
+    chunks: () =>
+      decodeChunks(createReadStream(file, { highWaterMark: chunk }) as AsyncIterable<Buffer>),
   };
 }
 

@@ -90,11 +90,30 @@ function formatDataError(
   const where = [
     file,
     line !== undefined ? `line ${line}` : '',
-    column !== undefined ? `column ${column}` : '',
+    column !== undefined ? `column ${clip(String(column), 60)}` : '',
   ]
     .filter(Boolean)
     .join(', ');
-  return `${where}: ${message}${expected ? ` (expected ${expected})` : ''}`;
+  return `${where}: ${clip(message, 400)}${expected ? ` (expected ${expected})` : ''}`;
+}
+
+/** `s` cut to `max` characters, saying how long it was. */
+function clip(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max)}… (${s.length} characters)`;
+}
+
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * A value from a file as shown in messages: in single quotes, control characters
+ * escaped (so a newline in an id stays on one line), and cut after `max` characters.
+ */
+export function quoted(s: string, max = 60): string {
+  // eslint-disable-next-line no-control-regex
+  const safe = clip(s, max).replace(/[\u0000-\u001f\u007f]/g, (c) => {
+    return ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+  return `'${safe}'`;
 }
 
 /** Option labels in order; index k is label OPTION_LABELS[k]. */

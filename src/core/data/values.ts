@@ -2,7 +2,7 @@
  * Reading single cells (numbers, option labels, option counts) and turning a
  * cell's raw values into an option distribution.
  */
-import { DataError, MAX_OPTIONS, OPTION_LABELS, type ValueKind } from './types.ts';
+import { DataError, MAX_OPTIONS, OPTION_LABELS, type ValueKind, quoted } from './types.ts';
 
 /** Slack for rounding in files that declare probabilities or log-probabilities. */
 export const ROUNDING_SLACK = 1e-6;
@@ -23,25 +23,54 @@ export function labelRange(count: number): string {
 
 /**
  * Parses a numeric cell. Blank (or whitespace) gives NaN, meaning "missing";
- * anything else that is not a finite number throws.
+ * anything else that is not a finite decimal number throws (so do hexadecimal,
+ * binary and octal literals, values like 1e999 that overflow to infinity, and
+ * values beyond the float32 range, which would become infinite when stored).
  */
 export function readNumber(s: string, at: Place): number {
   const t = s.trim();
   if (t === '') return NaN;
   const v = Number(t);
-  if (Number.isFinite(v)) return v;
+  if (Number.isFinite(Math.fround(v)) && !isRadixLiteral(t)) return v;
+  if (Number.isFinite(v) && !isRadixLiteral(t))
+    throw new DataError(
+      `value ${quoted(t)} is beyond the float32 range the data set is stored in`,
+      at.file,
+      at.line,
+      at.column,
+      'a number between -3.4e38 and 3.4e38',
+    );
   if (Number.isNaN(v) && /^[-+]?nan$/i.test(t))
-    throw new DataError(`value '${t}' is NaN`, at.file, at.line, at.column, 'a finite number');
-  if (/^[-+]?inf(inity)?$/i.test(t))
-    throw new DataError(`value '${t}' is infinite`, at.file, at.line, at.column, 'a finite number');
+    throw new DataError(
+      `value ${quoted(t)} is NaN`,
+      at.file,
+      at.line,
+      at.column,
+      'a finite number',
+    );
+  if (/^[-+]?inf(inity)?$/i.test(t) || v === Infinity || v === -Infinity)
+    throw new DataError(
+      `value ${quoted(t)} is infinite`,
+      at.file,
+      at.line,
+      at.column,
+      'a finite number',
+    );
   const hint = /^n\/?a$/i.test(t) ? ' (leave the cell blank for a missing option)' : '';
   throw new DataError(
-    `non-numeric value '${t}'${hint}`,
+    `non-numeric value ${quoted(t)}${hint}`,
     at.file,
     at.line,
     at.column,
     'a finite number',
   );
+}
+
+/** True for '0x1F', '0b1', '0o7': literals `Number` reads but a CSV number is not. */
+function isRadixLiteral(t: string): boolean {
+  if (t.length < 3 || t.charCodeAt(0) !== 48) return false;
+  const c = t.charCodeAt(1) | 32;
+  return c === 120 || c === 98 || c === 111;
 }
 
 /** Parses an option count; must be an integer in 2..10. */
@@ -50,7 +79,7 @@ export function readOptionCount(s: string, at: Place): number {
   const v = Number(t);
   if (t === '' || !Number.isInteger(v) || v < 2 || v > MAX_OPTIONS)
     throw new DataError(
-      `n_options '${t}' is not an integer in 2..${MAX_OPTIONS}`,
+      `n_options ${quoted(t)} is not an integer in 2..${MAX_OPTIONS}`,
       at.file,
       at.line,
       at.column,
@@ -74,7 +103,7 @@ export function readLabel(s: string, nOptions: number, at: Place, what = 'key'):
   const expected = `one of ${labelRange(nOptions || MAX_OPTIONS)}`;
   if (k < 0)
     throw new DataError(
-      `${what} '${s.trim()}' is not an option label`,
+      `${what} ${quoted(s.trim())} is not an option label`,
       at.file,
       at.line,
       at.column,
@@ -82,7 +111,7 @@ export function readLabel(s: string, nOptions: number, at: Place, what = 'key'):
     );
   if (nOptions > 0 && k >= nOptions)
     throw new DataError(
-      `${what} '${s.trim()}' is beyond the item's ${nOptions} options (n_options=${nOptions})`,
+      `${what} ${quoted(s.trim())} is beyond the item's ${nOptions} options (n_options=${nOptions})`,
       at.file,
       at.line,
       at.column,

@@ -13,7 +13,7 @@ import {
 } from './csv.ts';
 import { KindDetector } from './kind.ts';
 import { checkDeclared, readLabel, readNumber, readOptionCount } from './values.ts';
-import { DataError, OPTION_LABELS, type ValueKind } from './types.ts';
+import { DataError, OPTION_LABELS, type ValueKind, quoted } from './types.ts';
 
 /** Options for wide and long parsers. */
 export interface ValueOptions extends StreamOptions {
@@ -103,8 +103,9 @@ export function createWideParser(
     const itemId = f[col.item].trim();
     if (model === '') throw new DataError('empty model name', file, line, 'model', 'a model name');
     if (itemId === '') throw new DataError('empty item id', file, line, 'item', 'an item id');
-    const i = builder.item(itemId);
     const j = builder.llm(model);
+    if (builder.skipItem(itemId)) return;
+    const i = builder.item(itemId);
     const at = { file, line };
     if (col.n >= 0)
       builder.setN(i, readOptionCount(f[col.n], { file, line, column: 'n_options' }), at);
@@ -161,7 +162,7 @@ export function createWideParser(
         const K = inf.prefix ? inf.count : optCol.length;
         if (K < 2)
           throw new DataError(
-            `cannot infer n_options of item '${builder.itemIds[i]}': only one option has values`,
+            `cannot infer n_options of item ${quoted(builder.itemIds[i])}: only one option has values`,
             file,
             inf.line,
             'n_options',
