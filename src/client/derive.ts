@@ -12,10 +12,11 @@ import {
   informativeDistractors,
   iteminfoAt,
   meanInfo,
-  type BinaryItem,
   type NominalItem,
 } from '../core/model/itemfns';
 import { isBinary } from '../core/model/types';
+import { argmaxAt } from '../core/model/cells';
+import { binaryItemOf as binaryItem } from '../core/fit/info';
 
 /** One row of the items table. */
 export interface ItemRow {
@@ -53,16 +54,8 @@ export function nominalItem(it: ItemResult, keyIndex: number): NominalItem {
 }
 
 /** The binary item as the item functions read it. */
-export function binaryItem(it: ItemResult): BinaryItem {
-  return { slope: it.slope ?? 1, d: it.d ?? 0, g: it.g ?? 0, u: it.u ?? 1 };
-}
-
-/** Index of the largest of the K values at `off` (first on ties). */
-export function argmaxAt(x: ArrayLike<number>, off: number, K: number): number {
-  let best = 0;
-  for (let k = 1; k < K; k++) if (x[off + k] > x[off + best]) best = k;
-  return best;
-}
+export { binaryItemOf as binaryItem } from '../core/fit/info';
+export { argmaxAt };
 
 /** Per item: share of observed LLMs whose argmax is the key. */
 export function itemAccuracy(ds: Dataset): Float64Array {
