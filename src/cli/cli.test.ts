@@ -8,10 +8,11 @@ import Papa from 'papaparse';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const NAEP = path.resolve(ROOT, '../shared/data/naep');
-const run = (args: string[]) =>
+const run = (args: string[], env: Record<string, string> = {}) =>
   spawnSync(process.execPath, [path.join(ROOT, 'bin/llm-nrm.js'), ...args], {
     encoding: 'utf8',
     timeout: 120_000,
+    env: { ...process.env, ...env },
   });
 
 describe('llm-nrm CLI (bin/llm-nrm.js)', () => {
@@ -99,6 +100,30 @@ describe('llm-nrm CLI (bin/llm-nrm.js)', () => {
     ]);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/items/);
+  });
+
+  it('refuses a file estimated too big for memory, and loads a sample when asked', () => {
+    const wide = path.join(NAEP, 'econ-reading.wide.csv');
+    const out = path.join(dir, 's.json');
+    const refused = run(['fit', wide, '--out', out], { LLM_NRM_MEMORY_BUDGET: '1500000' });
+    expect(refused.status, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(/too large: needs about .* MiB \(budget 1\.4 MiB\)/);
+    const sampled = run([
+      'fit',
+      wide,
+      '--sample',
+      '0.5',
+      '--steps',
+      '200',
+      '--out',
+      out,
+      '--quiet',
+    ]);
+    expect(sampled.status, sampled.stderr).toBe(0);
+    const n = JSON.parse(readFileSync(out, 'utf8')).items.length;
+    expect(n).toBeGreaterThan(100);
+    expect(n).toBeLessThan(250);
+    expect(sampled.stderr).toMatch(/sampled 50% of items/);
   });
 
   it('unknown options are usage errors', () => {

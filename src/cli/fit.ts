@@ -8,7 +8,7 @@ import { loadData, writeOut } from './io';
 
 export const FIT_USAGE = `llm-nrm fit DATA... [--items items.csv] [--model ${MODEL_TYPES.join('|')}]
                     [--optimizer fast|adam] [--mode default|paper] [--steps N] [--lr X] [--seed S]
-                    [--engine auto|fused|tfjs-wasm|tfjs-cpu] [--values prob|weight|logprob] --out fit.json`;
+                    [--engine auto|fused|tfjs-wasm|tfjs-cpu] [--values prob|weight|logprob] [--sample FRACTION] --out fit.json`;
 
 /** Engines that run under Node (the GPU ones need a browser). */
 export const CLI_ENGINES = [
@@ -37,6 +37,7 @@ export async function fitCommand(argv: string[]): Promise<number> {
       seed: { type: 'string' },
       engine: { type: 'string' },
       values: { type: 'string' },
+      sample: { type: 'string' },
       out: { type: 'string' },
       quiet: { type: 'boolean' },
     },
@@ -61,7 +62,8 @@ export async function fitCommand(argv: string[]): Promise<number> {
   const valueKind = v.values
     ? oneOf(v.values, 'values', ['prob', 'weight', 'logprob'] as const, 'prob')
     : undefined;
-  const ds = await loadData(positionals, v.items, valueKind);
+  const sample = v.sample === undefined ? undefined : num(v.sample, 'sample', 1);
+  const ds = await loadData(positionals, v.items, valueKind, sample);
   process.stderr.write(`loaded ${ds.J} LLMs × ${ds.I} items (Kmax ${ds.Kmax})\n`);
   const engine = cliEngine(settings.engine);
   process.stderr.write(`engine: ${engine.name} (${engine.reason})\n`);

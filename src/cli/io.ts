@@ -1,4 +1,6 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { open, readFile, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { estimateLoad } from '../core/data/estimate';
 import type { Dataset } from '../core/data/types';
 import { loadDatasetFromPaths } from '../core/data/node';
 import type { ValueKind } from '../core/data/types';
@@ -10,10 +12,15 @@ export async function loadData(
   paths: string[],
   items?: string,
   valueKind?: ValueKind,
+  sample?: number,
 ): Promise<Dataset> {
   if (paths.length === 0) throw new UsageError('No data files given.');
   const all = items ? [items, ...paths] : paths;
-  const ds = await loadDatasetFromPaths(all, { valueKind });
+  if (sample === undefined) await refuseIfTooBig(paths);
+  const ds = await loadDatasetFromPaths(all, {
+    valueKind,
+    sample: sample === undefined ? undefined : { fraction: sample, seed: 1 },
+  });
   for (const w of ds.warnings)
     process.stderr.write(`warning: ${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}\n`);
   for (const s of ds.sources)
@@ -38,4 +45,34 @@ export async function readFit(path: string): Promise<FitJson> {
 export async function writeOut(path: string | undefined, text: string): Promise<void> {
   if (!path || path === '-') process.stdout.write(text);
   else await writeFile(path, text);
+}
+
+/**
+ * Estimate each data file's memory from its head and size before reading it,
+ * and refuse with a suggested --sample fraction rather than run out of memory.
+ * The budget is half this machine's memory, or LLM_NRM_MEMORY_BUDGET bytes.
+ */
+async function refuseIfTooBig(paths: string[]): Promise<void> {
+  const budget = Number(process.env.LLM_NRM_MEMORY_BUDGET) || os.totalmem() / 2;
+  for (const p of paths) {
+    const st = await stat(p).catch(() => null);
+    if (!st?.isFile()) continue;
+    const fh = await open(p, 'r');
+    const buf = Buffer.alloc(Math.min(65536, st.size));
+    await fh.read(buf, 0, buf.length, 0);
+    await fh.close();
+    let est;
+    try {
+      est = estimateLoad(
+        { fileName: p, fileSize: st.size, head: buf.toString('utf8') },
+        { memoryBudgetBytes: budget },
+      );
+    } catch {
+      continue; // An unrecognisable head: the loader itself gives the precise error.
+    }
+    if (!est.fits)
+      throw new UsageError(
+        `${p}: ${est.suggestion}${est.sampleFraction ? ` Re-run with --sample ${est.sampleFraction.toPrecision(2)} to load that share of the items.` : ''}`,
+      );
+  }
 }
