@@ -7,7 +7,9 @@ import type { ParityReport } from '../src/parity/parity';
  * on whatever adapter Chromium offers (SwiftShader here, via
  * --enable-unsafe-webgpu). No WebGPU is a failure, not a skip.
  */
-test('the WebGPU engine matches the fused CPU engine', async ({ page }) => {
+test('the WebGPU engines (fused WGSL and tfjs-webgpu/webgl) match the fused CPU engine', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -50,4 +52,15 @@ test('the WebGPU engine matches the fused CPU engine', async ({ page }) => {
     expect(c.gradRel, `${c.name}: gradient`).toBeLessThan(1e-4);
   }
   expect(report.deviceLost).toBe('DeviceLostError');
+  // The tfjs engine (autodiff) on the WebGPU and WebGL backends, same tolerance.
+  expect(report.tfjs.map((c) => c.name)).toEqual(
+    expect.arrayContaining(['tfjs-webgpu llmnrm', 'tfjs-webgl llmnrm']),
+  );
+  for (const c of report.tfjs) {
+    console.log(
+      `${c.name.padEnd(26)} CE rel ${c.ceRel.toExponential(2)}  grad rel ${c.gradRel.toExponential(2)}`,
+    );
+    expect(c.ceRel, `${c.name}: CE`).toBeLessThan(1e-4);
+    expect(c.gradRel, `${c.name}: gradient`).toBeLessThan(1e-4);
+  }
 });

@@ -41,6 +41,42 @@ export interface ParityReport {
   msPerEvaluate: { webgpu: number; fused: number };
   /** Name of the error an evaluate raised after the device was destroyed. */
   deviceLost: string;
+  /** The tfjs engines on the GPU backends (autodiff) against the fused engine. */
+  tfjs: ParityCase[];
+}
+
+/** tfjs-webgpu and tfjs-webgl against the fused engine, on the same problems. */
+async function compareTfjs(): Promise<ParityCase[]> {
+  const { createTfjsEngine } = await import('../core/engines/tfjs/engine');
+  const out: ParityCase[] = [];
+  let seed = 51;
+  for (const backend of ['webgpu', 'webgl'] as const) {
+    for (const model of ['llmnrm', 'nrm-soft', '2pl'] as const) {
+      const { problem, nat } = makeProblem(model, 'option', seed++);
+      const gRef = new Float64Array(nat.length);
+      const ceRef = evaluateFused(problem, nat, gRef);
+      const engine = await createTfjsEngine(problem, backend);
+      try {
+        const g = new Float64Array(nat.length).fill(NaN);
+        const ce = await engine.evaluate(nat, g);
+        const ceOnly = await engine.evaluate(nat, null);
+        out.push({
+          name: `tfjs-${backend} ${model}`,
+          model,
+          channel: 'option',
+          cells: problem.cells.n,
+          ceRef,
+          ceGpu: ce,
+          ceRel: Math.abs(ce - ceRef) / Math.abs(ceRef),
+          ceOnlyRel: Math.abs(ceOnly - ceRef) / Math.abs(ceRef),
+          gradRel: g.some(Number.isNaN) ? NaN : maxRel(g, gRef),
+        });
+      } finally {
+        engine.dispose();
+      }
+    }
+  }
+  return out;
 }
 
 const J = 10;
@@ -196,6 +232,7 @@ export async function runParity(): Promise<ParityReport> {
       cases,
       msPerEvaluate: { webgpu, fused },
       deviceLost: await deviceLoss(),
+      tfjs: await compareTfjs(),
     };
   } finally {
     device.destroy();
