@@ -12,7 +12,8 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/core/engines/select';
 import type { EngineName } from '../src/core/engines/types';
-import { fitDataset, FUSED_HANDLE } from '../src/core/fit/fit';
+import { createNodeParallelEngine } from '../src/core/engines/parallel/node';
+import { fitDataset, FUSED_HANDLE, type EngineHandle } from '../src/core/fit/fit';
 import { makeObjective, pose } from '../src/core/fit/pose';
 import type { FitJson } from '../src/core/fit/types';
 import { simulateNominal } from '../src/core/model/simulate';
@@ -23,7 +24,7 @@ const { values } = parseArgs({
     J: { type: 'string', default: '189' },
     I: { type: 'string', default: '5000' },
     steps: { type: 'string', default: '2500' },
-    engines: { type: 'string', default: 'fused,tfjs-wasm' },
+    engines: { type: 'string', default: 'fused,fused-threads,tfjs-wasm' },
     model: { type: 'string', default: 'llmnrm' },
     out: { type: 'string', default: 'bench/results.md' },
   },
@@ -42,6 +43,14 @@ const sampler = setInterval(() => {
 }, 50);
 const mib = (b: number) => (b / 2 ** 20).toFixed(0);
 
+/** Worker threads for the parallel fused engine: every core, up to 8. */
+const THREADS = Math.min(8, os.availableParallelism());
+const THREADED_HANDLE: EngineHandle = {
+  name: 'fused',
+  reason: `fused engine on ${THREADS} worker threads`,
+  create: (p) => createNodeParallelEngine(p, THREADS),
+};
+
 const t0 = performance.now();
 const { data } = simulateNominal({ J, I, seed: 2026, concentration: 50 });
 const meanK = data.nOptions.reduce((a, b) => a + b, 0) / I;
@@ -55,7 +64,10 @@ for (const name of values.engines.split(',') as EngineName[]) {
   const posed = pose(data, { model, mode: 'default' });
   let engine;
   try {
-    engine = await createEngine(posed.problem, name);
+    engine =
+      name === ('fused-threads' as EngineName)
+        ? await createNodeParallelEngine(posed.problem, THREADS)
+        : await createEngine(posed.problem, name);
   } catch (e) {
     console.log(`${name}: unavailable (${(e as Error).message})`);
     continue;
@@ -63,7 +75,7 @@ for (const name of values.engines.split(',') as EngineName[]) {
   const obj = makeObjective(posed, engine);
   const g = new Float64Array(posed.x0.length);
   await obj.f(posed.x0, g); // warm-up (JIT, uploads)
-  const reps = name === 'fused' ? 5 : 2;
+  const reps = name.startsWith('fused') ? 5 : 2;
   const t = performance.now();
   for (let r = 0; r < reps; r++) await obj.f(posed.x0, g);
   const ms = (performance.now() - t) / reps;
@@ -77,11 +89,12 @@ const runs: { name: string; fit: FitJson; rss: number; heap: number }[] = [];
 for (const [name, settings] of [
   ['adam-2500 (paper mode)', { model, mode: 'paper', optimizer: 'adam', steps }],
   ['fast (well-posed default)', { model, mode: 'default', optimizer: 'fast', steps }],
+  [`fast, fused on ${THREADS} threads`, { model, mode: 'default', optimizer: 'fast', steps }],
 ] as const) {
   peakRss = peakHeap = 0;
   let last = 0;
   const fit = await fitDataset(data, settings, {
-    engine: FUSED_HANDLE,
+    engine: name.includes('threads') ? THREADED_HANDLE : FUSED_HANDLE,
     onProgress: (p) => {
       if (p.elapsedMs - last > 10_000) {
         last = p.elapsedMs;

@@ -1,5 +1,9 @@
 import { resolveEngine, createEngine } from '../core/engines/select';
-import type { EngineChoice } from '../core/engines/types';
+import os from 'node:os';
+import { MIN_CELLS_PER_THREAD } from '../core/engines/parallel/engine';
+import { createNodeParallelEngine } from '../core/engines/parallel/node';
+import type { EngineChoice, Problem } from '../core/engines/types';
+import type { EngineHandle } from '../core/fit/fit';
 import { fitDataset } from '../core/fit/fit';
 import { DEFAULT_SETTINGS, PAPER_ADAM, type FitSettings } from '../core/fit/types';
 import { MODEL_TYPES } from '../core/model/types';
@@ -8,7 +12,7 @@ import { loadData, writeOut } from './io';
 
 export const FIT_USAGE = `llm-nrm fit DATA... [--items items.csv] [--model ${MODEL_TYPES.join('|')}]
                     [--optimizer fast|adam] [--mode default|paper] [--steps N] [--lr X] [--seed S]
-                    [--engine auto|fused|tfjs-wasm|tfjs-cpu] [--values prob|weight|logprob] [--sample FRACTION] --out fit.json`;
+                    [--engine auto|fused|tfjs-wasm|tfjs-cpu] [--values prob|weight|logprob] [--sample FRACTION] [--threads N] --out fit.json`;
 
 /** Engines that run under Node (the GPU ones need a browser). */
 export const CLI_ENGINES = [
@@ -18,10 +22,23 @@ export const CLI_ENGINES = [
   'tfjs-cpu',
 ] as const satisfies readonly EngineChoice[];
 
-/** Resolve the engine for the CLI: Node has no GPU, so auto means fused. */
-export function cliEngine(choice: EngineChoice) {
+/**
+ * Resolve the engine for the CLI: Node has no GPU, so auto means fused. The
+ * fused engine spreads over `threads` worker threads (default: the cores, up
+ * to 8) when there are enough cells to pay for the messaging.
+ */
+export function cliEngine(choice: EngineChoice, threads?: number): EngineHandle {
   const r = resolveEngine(choice, { inNode: true, webgpuAdapter: null, webgl2: null });
-  return { ...r, create: (p: Parameters<typeof createEngine>[0]) => createEngine(p, r.name) };
+  return {
+    ...r,
+    create: (p: Problem) => {
+      const t = Math.min(
+        threads ?? Math.min(8, os.availableParallelism()),
+        Math.floor(p.cells.n / MIN_CELLS_PER_THREAD),
+      );
+      return r.name === 'fused' && t > 1 ? createNodeParallelEngine(p, t) : createEngine(p, r.name);
+    },
+  };
 }
 
 export async function fitCommand(argv: string[]): Promise<number> {
@@ -38,6 +55,7 @@ export async function fitCommand(argv: string[]): Promise<number> {
       engine: { type: 'string' },
       values: { type: 'string' },
       sample: { type: 'string' },
+      threads: { type: 'string' },
       out: { type: 'string' },
       quiet: { type: 'boolean' },
     },
@@ -65,7 +83,10 @@ export async function fitCommand(argv: string[]): Promise<number> {
   const sample = v.sample === undefined ? undefined : num(v.sample, 'sample', 1);
   const ds = await loadData(positionals, v.items, valueKind, sample);
   process.stderr.write(`loaded ${ds.J} LLMs × ${ds.I} items (Kmax ${ds.Kmax})\n`);
-  const engine = cliEngine(settings.engine);
+  const engine = cliEngine(
+    settings.engine,
+    v.threads === undefined ? undefined : num(v.threads, 'threads', 1),
+  );
   process.stderr.write(`engine: ${engine.name} (${engine.reason})\n`);
   const fit = await fitDataset(ds, settings, {
     engine,

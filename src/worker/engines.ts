@@ -4,7 +4,12 @@ import {
   resolveEngine,
   type EngineEnvironment,
 } from '../core/engines/select';
-import type { EngineChoice } from '../core/engines/types';
+import type { EngineChoice, Problem } from '../core/engines/types';
+import {
+  createParallelFusedEngine,
+  MIN_CELLS_PER_THREAD,
+  type ShardPort,
+} from '../core/engines/parallel/engine';
 import type { EngineHandle } from '../core/fit/fit';
 import type { EngineResolution } from './protocol';
 
@@ -28,5 +33,32 @@ export async function pickEngine(choice: EngineChoice): Promise<EngineHandle> {
     configureWasmForBrowser();
     wasmConfigured = true;
   }
-  return { name, reason, create: (problem) => createEngine(problem, name) };
+  if (name !== 'fused') return { name, reason, create: (problem) => createEngine(problem, name) };
+  return {
+    name,
+    reason,
+    create: (problem) => {
+      const threads = fusedThreads(problem);
+      return threads > 1
+        ? createParallelFusedEngine(problem, threads, spawnShard)
+        : createEngine(problem, name);
+    },
+  };
+}
+
+/** Cores to spread the fused engine over: up to 8, and only when there is enough work. */
+function fusedThreads(problem: Problem): number {
+  const cores = Math.min(8, self.navigator?.hardwareConcurrency ?? 1);
+  return Math.max(1, Math.min(cores, Math.floor(problem.cells.n / MIN_CELLS_PER_THREAD)));
+}
+
+function spawnShard(): ShardPort {
+  const w = new Worker(new URL('./shard.worker.ts', import.meta.url), { type: 'module' });
+  return {
+    post: (msg, transfer) => w.postMessage(msg, transfer),
+    onMessage: (h) => w.addEventListener('message', (e) => h(e.data)),
+    onError: (h) =>
+      w.addEventListener('error', (e) => h(new Error(e.message || 'shard worker failed'))),
+    terminate: () => w.terminate(),
+  };
 }

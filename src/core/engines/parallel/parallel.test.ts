@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { buildCells } from '../../model/cells';
+import { nominalParameterisation } from '../../model/params';
+import { createRng } from '../../model/rng';
+import { simulateNominal } from '../../model/simulate';
+import { nominalFlags, nominalLayout } from '../../model/types';
+import { evaluateFused } from '../fused';
+import type { Problem } from '../types';
+import { createNodeParallelEngine } from './node';
+import { shardRanges } from './shard';
+
+function problem(): { p: Problem; nat: Float64Array } {
+  const { data } = simulateNominal({ J: 20, I: 150, seed: 12, missing: 0.1, concentration: 20 });
+  const flags = nominalFlags('llmnrm');
+  const layout = nominalLayout(data.J, data.I, data.Kmax);
+  const P = nominalParameterisation(layout, flags, data.nOptions, 'default');
+  const rng = createRng(5);
+  const x = Float64Array.from({ length: P.size }, () => 0.7 * rng.normal());
+  const nat = new Float64Array(P.natSize);
+  P.toNatural(x, nat);
+  return { p: { kind: 'nominal', flags, layout, cells: buildCells(data, false) }, nat };
+}
+
+describe('parallel fused engine', () => {
+  it('cuts shards on item boundaries and covers every cell once', () => {
+    const { p } = problem();
+    const r = shardRanges(p.cells, 3);
+    expect(r[0][0]).toBe(0);
+    expect(r[r.length - 1][1]).toBe(p.cells.n);
+    for (let s = 1; s < r.length; s++) {
+      expect(r[s][0]).toBe(r[s - 1][1]);
+      expect(p.cells.cellI[r[s][0]]).not.toBe(p.cells.cellI[r[s][0] - 1]);
+    }
+  });
+
+  it('matches the single-threaded fused engine (worker threads)', async () => {
+    const { p, nat } = problem();
+    const gRef = new Float64Array(nat.length);
+    const ceRef = evaluateFused(p, nat, gRef);
+    const engine = await createNodeParallelEngine(p, 3);
+    try {
+      const g = new Float64Array(nat.length);
+      const ce = await engine.evaluate(nat, g);
+      // Only the summation order differs: float64 round-off.
+      expect(Math.abs(ce - ceRef) / ceRef).toBeLessThan(1e-12);
+      let worst = 0;
+      for (let q = 0; q < g.length; q++) worst = Math.max(worst, Math.abs(g[q] - gRef[q]));
+      expect(worst).toBeLessThan(1e-9);
+      expect(await engine.evaluate(nat, null)).toBeCloseTo(ceRef, 8);
+    } finally {
+      engine.dispose();
+    }
+  });
+});

@@ -1,0 +1,49 @@
+import type { Cells } from '../../model/cells';
+import type { Problem } from '../types';
+
+/**
+ * Split a problem's cells into `n` contiguous ranges that end on item
+ * boundaries (cells are item-major), balanced by cell count. Each shard then
+ * owns its items' gradients outright; only LLM and global gradients overlap
+ * and are summed.
+ */
+export function shardRanges(cells: Cells, n: number): [number, number][] {
+  const out: [number, number][] = [];
+  let start = 0;
+  for (let s = 1; s <= n && start < cells.n; s++) {
+    let end = s === n ? cells.n : Math.round((cells.n * s) / n);
+    // Move the cut forward to the next item boundary.
+    while (end < cells.n && end > 0 && cells.cellI[end] === cells.cellI[end - 1]) end++;
+    if (end > start) out.push([start, end]);
+    start = end;
+  }
+  return out;
+}
+
+/** The cells of [from, to) as a standalone Cells (copies, so they can be transferred). */
+export function sliceCells(cells: Cells, from: number, to: number): Cells {
+  const K = cells.Kmax;
+  return {
+    ...cells,
+    n: to - from,
+    cellJ: cells.cellJ.slice(from, to),
+    cellI: cells.cellI.slice(from, to),
+    target: cells.target.slice(from * K, to * K),
+    correct: cells.correct.slice(from, to),
+  };
+}
+
+/** The same problem restricted to one shard's cells. */
+export function shardProblem(problem: Problem, from: number, to: number): Problem {
+  return { ...problem, cells: sliceCells(problem.cells, from, to) } as Problem;
+}
+
+/** Messages between the parallel engine and its shard workers. */
+export type ShardRequest =
+  | { type: 'init'; problem: Problem }
+  | { type: 'evaluate'; id: number; nat: Float64Array; wantGrad: boolean };
+
+export type ShardReply =
+  | { type: 'ready' }
+  | { type: 'result'; id: number; ce: number; grad: Float64Array | null }
+  | { type: 'error'; id: number; message: string };

@@ -1,0 +1,6 @@
+import { parentPort } from 'node:worker_threads';
+import { createShardServer } from './serve';
+
+const port = parentPort!;
+const handle = createShardServer((msg, transfer) => port.postMessage(msg, transfer));
+port.on('message', handle);
