@@ -35,6 +35,8 @@ export type Problem =
  */
 export interface Engine {
   readonly name: EngineName;
+  /** How it runs, when that is worth telling the user (e.g. "on 4 shard workers"). */
+  readonly detail?: string;
   /** CE at `nat`; when `grad` is given it is overwritten with ∂CE/∂nat. */
   evaluate(nat: Float64Array, grad: Float64Array | null): Promise<number>;
   /** Frees buffers and tensors. The engine is unusable afterwards. */

@@ -36,6 +36,19 @@ export interface FitOptions {
   engine?: EngineHandle;
   /** Start from this free vector instead of the documented start (resume, warm start). */
   start?: Float64Array;
+  /**
+   * Told after every optimiser step with the current free vector (live: copy it
+   * to keep it), so a caller can checkpoint a long fit and resume it with `start`.
+   */
+  onCheckpoint?: (c: FitCheckpoint) => void;
+}
+
+/** A step's iterate, as `FitOptions.onCheckpoint` receives it. */
+export interface FitCheckpoint {
+  x: Float64Array;
+  step: number;
+  /** The objective at (or, for Adam, just before) `x`. */
+  objective: number;
 }
 
 /** What a fit returns besides fit.json: the free vector, for warm starts and checkpoints. */
@@ -78,6 +91,7 @@ export async function fitDatasetFull(
     let lastReport = 0;
     const maxSteps = settings.steps;
     const onStep = (s: OptimStep) => {
+      if (s.x) opts.onCheckpoint?.({ x: s.x, step: s.step, objective: s.value });
       if (settings.optimizer === 'fast' || s.step % 10 === 0 || s.step === 1)
         trace.push({
           step: s.step,
@@ -162,7 +176,7 @@ export async function fitDatasetFull(
       parts: { ...obj.last },
       res,
       seconds,
-      engineReason: handle.reason,
+      engineReason: engine.detail ? `${handle.reason}; ${engine.detail}` : handle.reason,
       trace,
     });
     return { json, x: res.x };

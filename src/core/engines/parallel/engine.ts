@@ -72,6 +72,7 @@ export async function createParallelFusedEngine(
     });
   return {
     name: 'fused',
+    detail: `spread over ${ports.length} shard workers`,
     async evaluate(nat, grad) {
       const parts = await Promise.all(ports.map((p) => ask(p, nat, grad !== null)));
       let ce = 0;
