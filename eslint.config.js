@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'public', 'test-results', 'playwright-report'] },
+  { ignores: ['dist', 'node_modules', 'public', 'test-results', 'playwright-report', 'scratch'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
