@@ -126,6 +126,13 @@ describe('llm-nrm CLI (bin/llm-nrm.js)', () => {
     expect(sampled.stderr).toMatch(/sampled 50% of items/);
   });
 
+  it('evaluate compress is wired to the compression run', () => {
+    const r = run(['evaluate', 'compress']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/No data files given/);
+    expect(run(['evaluate', 'nope']).stderr).toMatch(/compress/);
+  });
+
   it('unknown options are usage errors', () => {
     const r = run(['fit', '--model', 'nope', path.join(NAEP, 'econ-reading.wide.csv')]);
     expect(r.status).toBe(2);

@@ -17,6 +17,7 @@ import { PAPER_ADAM, type FitSettings } from '../core/fit/types';
 import { MODEL_TYPES, type Channel, type ModelType } from '../core/model/types';
 import { num, oneOf, parse, UsageError } from './args';
 import { CLI_ENGINES, cliEngine } from './fit';
+import { COMPRESS_USAGE, compressCommand } from './compress';
 import { loadData, readFit, writeOut } from './io';
 
 const FIT_FLAGS = '[--optimizer fast|adam] [--steps N] [--tol X] [--lr X] [--engine E] [--quiet]';
@@ -30,7 +31,8 @@ llm-nrm evaluate wrong DATA... [--items f] [--model llmnrm] [--folds 5] [--seed 
 llm-nrm evaluate info fit.json [--out fig2.csv]
 llm-nrm evaluate calibrate DATA... [--items f] [--models llmnrm,nrm-soft,2pl] [--sizes 5,10,20,40,all]
                     [--draws 3] [--held-out 0.25] [--score-channel option|binary] [--seed S]
-                    ${FIT_FLAGS} [--per-draw draws.csv] --out fig3b.csv`;
+                    ${FIT_FLAGS} [--per-draw draws.csv] --out fig3b.csv
+${COMPRESS_USAGE.replace('llm-nrm compress', 'llm-nrm evaluate compress')}`;
 
 const FIT_OPTIONS = {
   optimizer: { type: 'string' },
@@ -359,6 +361,7 @@ const SUBCOMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   wrong: wrongCommand,
   info: infoCommand,
   calibrate: calibrateCommand,
+  compress: compressCommand,
 };
 
 export async function evaluateCommand(argv: string[]): Promise<number> {
