@@ -118,29 +118,52 @@ export interface Band {
   to: number;
 }
 
-/** θ ranges over `grid` in which each option is the most likely response. */
-export function dominantBands(item: NominalItem, grid: ArrayLike<number>): Band[] {
+/**
+ * θ ranges in [lo, hi] in which each option is the most likely response, exact:
+ * the most likely option is the argmax of the linear utilities a_k θ + c_k (the
+ * softmax keeps their order), so the bands are the pieces of their upper
+ * envelope. Breakpoints are the pairwise crossings; O(K³) for K ≤ 10.
+ */
+export function dominantBandsExact(item: NominalItem, lo: number, hi: number): Band[] {
   const K = item.a.length;
-  const p = new Float64Array(K);
-  const bands: Band[] = [];
-  for (let q = 0; q < grid.length; q++) {
-    probsAt(item, grid[q], p);
+  const cuts = [lo, hi];
+  for (let k = 0; k < K; k++)
+    for (let m = k + 1; m < K; m++) {
+      const da = item.a[k] - item.a[m];
+      if (da === 0) continue;
+      const t = (item.c[m] - item.c[k]) / da;
+      if (t > lo && t < hi) cuts.push(t);
+    }
+  cuts.sort((x, y) => x - y);
+  const top = (t: number) => {
     let best = 0;
-    for (let k = 1; k < K; k++) if (p[k] > p[best]) best = k;
+    for (let k = 1; k < K; k++)
+      if (item.a[k] * t + item.c[k] > item.a[best] * t + item.c[best]) best = k;
+    return best;
+  };
+  const bands: Band[] = [];
+  for (let q = 0; q + 1 < cuts.length; q++) {
+    if (cuts[q + 1] - cuts[q] < 1e-12) continue;
+    const option = top((cuts[q] + cuts[q + 1]) / 2);
     const last = bands[bands.length - 1];
-    if (last && last.option === best) last.to = grid[q];
-    else bands.push({ option: best, from: grid[q], to: grid[q] });
+    if (last && last.option === option) last.to = cuts[q + 1];
+    else bands.push({ option, from: cuts[q], to: cuts[q + 1] });
   }
   return bands;
 }
 
+/** θ ranges within the span of `grid` in which each option is the most likely response. */
+export function dominantBands(item: NominalItem, grid: ArrayLike<number>): Band[] {
+  return dominantBandsExact(item, grid[0], grid[grid.length - 1]);
+}
+
 /**
  * Informative distractors: wrong options that are the single most likely
- * response somewhere in θ ∈ [−4, 4] (checked on a 801-point grid).
+ * response somewhere in θ ∈ [−4, 4] (exactly, from the utilities' envelope).
  */
-export function informativeDistractors(item: NominalItem, grid = thetaGrid(-4, 4, 801)): number[] {
+export function informativeDistractors(item: NominalItem, lo = -4, hi = 4): number[] {
   const set = new Set<number>();
-  for (const b of dominantBands(item, grid)) if (b.option !== item.key) set.add(b.option);
+  for (const b of dominantBandsExact(item, lo, hi)) if (b.option !== item.key) set.add(b.option);
   return [...set].sort((x, y) => x - y);
 }
 
