@@ -91,7 +91,7 @@ test('charts export as SVG and 2× PNG, tables as CSV, the fit as JSON', async (
 
   const csv = await download(
     page,
-    page.locator('.items-view').getByRole('button', { name: 'CSV' }).first(),
+    page.locator('.items-view').getByRole('button', { name: 'CSV', exact: true }).first(),
   );
   const rows = parseCsv(csv.bytes.toString('utf8'));
   expect(rows[0]).toEqual([
@@ -103,6 +103,7 @@ test('charts export as SVG and 2× PNG, tables as CSV, the fit as JSON', async (
     'info',
     'informative',
     'accuracy',
+    'flags',
   ]);
   expect(rows).toHaveLength(346);
   expect(Number.isFinite(Number(rows[1][3]))).toBe(true);

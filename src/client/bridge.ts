@@ -81,6 +81,11 @@ export class WorkerBridge {
     return this.call(signal, (api, id) => api.fit(settings, Comlink.proxy(onProgress), id));
   }
 
+  /** Runs item-bank calls (worker/bank.ts) in the same queue as load and fit. */
+  bank<T>(signal: AbortSignal, run: (bank: Api['bank'], id: number) => Promise<T>): Promise<T> {
+    return this.call(signal, (api, id) => run(api.bank, id));
+  }
+
   /** Which engine `choice` runs on this machine, and why. */
   resolveEngine(signal: AbortSignal, choice: EngineChoice): Promise<EngineResolution> {
     // Not queued: the answer is wanted while a long fit runs (the worker yields often).

@@ -9,6 +9,7 @@ import type { Dataset } from '../core/data/types';
 import type { EngineChoice } from '../core/engines/types';
 import { fitDataset } from '../core/fit/fit';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
+import { createBankApi } from './bank';
 import { pickEngine, resolveChoice } from './engines';
 import { keepErrorFields } from './errorTransfer';
 import type {
@@ -51,6 +52,15 @@ function release(cb: unknown): void {
 }
 
 const api = {
+  /** Item banks: new LLMs in their own slot, scoring, adaptive tests (see bank.ts). */
+  bank: Comlink.proxy(
+    createBankApi({
+      register,
+      done: (callId) => void controllers.delete(callId),
+      calibration: () => dataset,
+    }),
+  ),
+
   /** Reads and parses `sources`; on success the data set replaces the previous one. */
   async load(
     sources: LoadSource[],

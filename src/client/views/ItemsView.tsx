@@ -1,8 +1,11 @@
+import { useMemo, useState } from 'react';
 import { DataTable, type Column } from '../components/DataTable';
 import { fmtPercent } from '../format';
 import type { Derived, ItemRow } from '../derive';
 import type { ViewProps } from './types';
 import { ItemDetail } from './ItemDetail';
+import { FlagTools, flagsColumn, ItemFlagList } from './bank/FlagViews';
+import { filterByFlag, useItemFlags, type FlagFilter } from './bank/flags';
 
 function columns(binary: boolean): Column<ItemRow>[] {
   const cols: Column<ItemRow>[] = [
@@ -43,11 +46,23 @@ const BINARY_COLUMNS = columns(true);
 /** Items table (search, sort, Up/Down) and the selected item's curves. */
 export function ItemsView(props: ViewProps & { derived: Derived }) {
   const { derived, item, onItem } = props;
+  const flags = useItemFlags(props.fit, props.ds);
+  const [flagFilter, setFlagFilter] = useState<FlagFilter>('all');
+  const rows = useMemo(
+    () => filterByFlag(derived.items, flags, flagFilter),
+    [derived.items, flags, flagFilter],
+  );
+  const cols = useMemo(
+    () => [...(derived.binary ? BINARY_COLUMNS : NOMINAL_COLUMNS), flagsColumn(flags)],
+    [derived.binary, flags],
+  );
+  const itemId = props.fit.items[item]?.id ?? '';
   return (
     <div className="items-view">
+      <FlagTools flags={flags} filter={flagFilter} onFilter={setFlagFilter} />
       <DataTable
-        rows={derived.items}
-        columns={derived.binary ? BINARY_COLUMNS : NOMINAL_COLUMNS}
+        rows={rows}
+        columns={cols}
         rowKey={(r) => r.index}
         name="items"
         caption="Items"
@@ -57,6 +72,7 @@ export function ItemsView(props: ViewProps & { derived: Derived }) {
         pageSize={300}
       />
       <ItemDetail {...props} />
+      <ItemFlagList item={itemId} flags={flags.byItem.get(itemId) ?? []} />
       <p className="muted small">
         Mean info = I_binary + I_wrong averaged over the fitted θ of the LLMs
         {derived.binary ? '.' : `; b̃ is the paper's difficulty index (eq. 10).`}

@@ -3,6 +3,7 @@ import type { Dataset } from '../../core/data/types';
 import type { FitJson } from '../../core/fit/types';
 import { Tabs } from '../components/Tabs';
 import { deriveStats } from '../derive';
+import { BankView } from './bank/BankView';
 import { DistractorsView } from './DistractorsView';
 import { InformationView } from './InformationView';
 import { ItemsView } from './ItemsView';
@@ -13,6 +14,7 @@ const TABS = [
   { id: 'information', label: 'Information' },
   { id: 'distractors', label: 'Distractors' },
   { id: 'llms', label: 'LLMs' },
+  { id: 'bank', label: 'Bank & CAT' },
 ];
 
 /** The tabbed views of one fit. The selected item and LLM survive switching tabs and fits. */
@@ -29,6 +31,7 @@ export function Results({ fit, ds }: { fit: FitJson; ds: Dataset }) {
       {tab === 'information' && <InformationView {...props} />}
       {tab === 'distractors' && <DistractorsView {...props} />}
       {tab === 'llms' && <LlmsView {...props} llm={llm} onLlm={setLlm} />}
+      {tab === 'bank' && <BankView fit={fit} ds={ds} />}
     </Tabs>
   );
 }

@@ -1,0 +1,173 @@
+import { useCallback, useId, useState } from 'react';
+import { catTraceChart } from '../../../charts/catTrace';
+import type { ItemBank } from '../../../core/bank/bank';
+import { createCatSession, type CatSession } from '../../../core/bank/cat';
+import { OPTION_LABELS, type ItemText } from '../../../core/data/types';
+import type { CatSettings } from '../../../worker/bankProtocol';
+import { Chart } from '../../components/Chart';
+import { toUiError } from '../../errors';
+import { downloadTiny, STOP_TEXT } from './catForm';
+import { parseProbs } from './files';
+import { dispatchBank, runTask, type BankUiState, type InteractiveEntry } from './store';
+import { TaskStatus } from './TaskStatus';
+
+function snapshot(session: CatSession, against: object): InteractiveEntry {
+  return {
+    session,
+    steps: [...session.trace],
+    next: session.next(),
+    stopped: session.stopped,
+    against,
+  };
+}
+
+/**
+ * Adaptive testing by hand: the next item is shown (with its texts when
+ * known), the user pastes the LLM's option probabilities, θ and SE update.
+ * Runs on the main thread: one estimate over a few dozen items takes
+ * milliseconds.
+ */
+export function InteractiveCat(props: {
+  bank: ItemBank;
+  against: object;
+  st: BankUiState;
+  texts: ReadonlyMap<string, ItemText | null>;
+  settings: () => CatSettings;
+}) {
+  const { bank, against, st, texts, settings } = props;
+  const id = useId();
+  const [probs, setProbs] = useState('');
+  const live = st.interactive?.against === against ? st.interactive : null;
+  const task = st.tasks.interactive;
+
+  const start = () => {
+    try {
+      const session = createCatSession(bank, settings());
+      dispatchBank({ type: 'interactive', entry: snapshot(session, against) });
+      dispatchBank({ type: 'done', task: 'interactive' });
+    } catch (e) {
+      dispatchBank({
+        type: 'fail',
+        task: 'interactive',
+        error: toUiError(e, 'Could not start'),
+      });
+    }
+    setProbs('');
+  };
+  const item = live?.next ? bank.items.find((it) => it.id === live.next) : undefined;
+  const submit = () => {
+    if (!live || !item) return;
+    void runTask(
+      'interactive',
+      `Could not take the answer to ${item.id}`,
+      async () => {
+        await live.session.answer(item.id, parseProbs(probs, item.nOptions));
+        return snapshot(live.session, against);
+      },
+      (entry) => {
+        dispatchBank({ type: 'interactive', entry });
+        dispatchBank({ type: 'done', task: 'interactive' });
+        setProbs('');
+      },
+    );
+  };
+  const render = useCallback(
+    () => catTraceChart({ steps: live?.steps ?? [], start: { theta: 0, se: 1 } }),
+    [live],
+  );
+  const text = item ? (texts.get(item.id) ?? bankText(item)) : null;
+  const labels = item ? OPTION_LABELS.slice(0, item.nOptions) : [];
+  return (
+    <div className="interactive-cat" data-section="interactive" data-state={task.state}>
+      <h4>Interactive test</h4>
+      <p className="muted small">
+        Give the items to an LLM yourself, one at a time, and enter its option probabilities
+        (weights or a one-hot answer also work). Uses the max items and SE target above.
+      </p>
+      <div className="row">
+        <button type="button" onClick={start}>
+          {live ? 'Restart interactive test' : 'Start interactive test'}
+        </button>
+        {live && (
+          <button type="button" onClick={() => dispatchBank({ type: 'interactive', entry: null })}>
+            Stop
+          </button>
+        )}
+      </div>
+      <TaskStatus name="interactive" task={task} />
+      {live && (
+        <>
+          <p data-testid="interactive-summary">
+            After <span data-testid="interactive-count">{live.steps.length}</span> items: θ ={' '}
+            {live.session.theta.toFixed(3)} ± {live.session.se.toFixed(3)}
+            {live.stopped && <> · finished ({STOP_TEXT[live.stopped]})</>}
+          </p>
+          {item && (
+            <div className="next-item" data-testid="next-item">
+              <p>
+                Next item: <strong>{item.id}</strong>
+                {item.benchmark && <span className="muted"> · {item.benchmark}</span>} ·{' '}
+                {item.nOptions} options
+              </p>
+              {text && (
+                <>
+                  <p>{text.question || <em>(no question text)</em>}</p>
+                  <ol type="A">
+                    {text.options.slice(0, item.nOptions).map((o, k) => (
+                      <li key={k}>{o || <em>(no text)</em>}</li>
+                    ))}
+                  </ol>
+                </>
+              )}
+              <div className="row">
+                <label htmlFor={`${id}-p`}>Option probabilities ({labels.join(', ')})</label>
+                <input
+                  id={`${id}-p`}
+                  className="probs-input"
+                  type="text"
+                  placeholder={labels.map(() => (1 / labels.length).toFixed(2)).join(', ')}
+                  value={probs}
+                  onChange={(e) => setProbs(e.target.value)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') submit();
+                  }}
+                />
+                <button type="button" onClick={submit} disabled={task.state === 'running'}>
+                  Submit answer
+                </button>
+              </div>
+            </div>
+          )}
+          {live.steps.length > 0 && (
+            <>
+              <Chart
+                render={render}
+                name="cat-interactive-trace"
+                heading="Interactive test: θ (±SE) against items given"
+              />
+              <button
+                type="button"
+                onClick={() =>
+                  downloadTiny(
+                    bank,
+                    live.steps.map((s) => s.item),
+                    texts,
+                    'interactive-items.csv',
+                  )
+                }
+              >
+                Export given items (CSV)
+              </button>
+            </>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+function bankText(it: ItemBank['items'][number]): ItemText | null {
+  return it.question !== undefined || it.options !== undefined
+    ? { question: it.question ?? '', options: it.options ?? [] }
+    : null;
+}
