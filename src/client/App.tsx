@@ -5,6 +5,8 @@ import { FitPanel } from './components/FitPanel';
 import { LoadPanel } from './components/LoadPanel';
 import { Messages } from './components/Messages';
 import { SummaryPanel } from './components/SummaryPanel';
+import { SessionPanel } from './persist/SessionPanel';
+import { useCheckpointSink, useSession } from './persist/useSession';
 import { useWorkbench } from './useWorkbench';
 import { Results } from './views/Results';
 
@@ -13,12 +15,15 @@ const startWithDemo = () => !new URLSearchParams(window.location.search).has('no
 
 export function App() {
   const [settings, setSettings] = useState<FitSettings>(DEFAULT_SETTINGS);
-  const wb = useWorkbench(DEFAULT_SETTINGS);
+  const sink = useCheckpointSink();
+  const wb = useWorkbench(DEFAULT_SETTINGS, sink.onCheckpoint);
+  const session = useSession(wb, sink, setSettings);
   const { state, loadDemo } = wb;
 
+  // The demo loads only on a first visit: when nothing saved was restored.
   useEffect(() => {
-    if (startWithDemo()) void loadDemo();
-  }, [loadDemo]);
+    if (session.status === 'none' && startWithDemo()) void loadDemo();
+  }, [session.status, loadDemo]);
 
   const shown = state.fits.find((f) => f.id === state.shownFit) ?? null;
   const data = state.data;
@@ -48,6 +53,7 @@ export function App() {
             onFit={() => void wb.fit(settings)}
             onCancel={wb.cancel}
           />
+          <SessionPanel session={session} engine={settings.engine} />
           {state.fits.length > 0 && (
             <FitList
               fits={state.fits}

@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import type { Dataset } from '../core/data/types';
 import type { EngineChoice } from '../core/engines/types';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
+import type { FitCheckpointRecord, ResumeFrom } from '../worker/checkpoint';
 import { keepErrorFields } from '../worker/errorTransfer';
 import type {
   EngineResolution,
@@ -72,13 +73,23 @@ export class WorkerBridge {
     return res;
   }
 
-  /** Fits the data set loaded last. */
+  /** Fits the data set loaded last, from `resume` if given; `checkpoint` gets its saved iterates. */
   fit(
     signal: AbortSignal,
     settings: FitSettings,
     onProgress: (p: FitProgress) => void,
+    opts: { resume?: ResumeFrom; checkpoint?: (c: FitCheckpointRecord) => void } = {},
   ): Promise<FitJson> {
-    return this.call(signal, (api, id) => api.fit(settings, Comlink.proxy(onProgress), id));
+    const cp = opts.checkpoint && Comlink.proxy(opts.checkpoint);
+    return this.call(signal, (api, id) =>
+      api.fit(settings, Comlink.proxy(onProgress), id, opts.resume, cp),
+    );
+  }
+
+  /** Hands the worker a data set loaded elsewhere (a restored session); kept across restarts. */
+  useDataset(signal: AbortSignal, ds: Dataset): Promise<void> {
+    this.lastDataset = ds;
+    return this.call(signal, (api) => api.useDataset(ds));
   }
 
   /** Runs item-bank calls (worker/bank.ts) in the same queue as load and fit. */
@@ -92,8 +103,11 @@ export class WorkerBridge {
     return this.exec(signal, (api) => api.resolveEngine(choice));
   }
 
-  /** Makes the worker crash (throw outside any call) or hang (for tests of recovery). */
-  simulateFailure(signal: AbortSignal, kind: 'crash' | 'hang'): Promise<void> {
+  /** Makes the worker fail on purpose (see the worker's simulateFailure), for tests of recovery. */
+  simulateFailure(
+    signal: AbortSignal,
+    kind: 'crash' | 'hang' | 'oom' | 'device-lost',
+  ): Promise<void> {
     return this.exec(signal, (api) => api.simulateFailure(kind));
   }
 

@@ -72,7 +72,9 @@ export type Action =
   | { type: 'showFit'; id: number }
   | { type: 'removeFit'; id: number }
   | { type: 'dismiss' }
-  | { type: 'notice'; notice: string };
+  | { type: 'notice'; notice: string }
+  /** Back to a first visit's empty state (the saved session was cleared). */
+  | { type: 'reset'; notice: string };
 
 /** The resting phase for what is loaded: fitted if a fit exists, else loaded or empty. */
 function settled(s: Pick<AppState, 'data' | 'fits'>): Phase {
@@ -136,5 +138,7 @@ export function reducer(s: AppState, a: Action): AppState {
       return { ...s, error: null, notice: null, phase: s.phase === 'error' ? settled(s) : s.phase };
     case 'notice':
       return { ...s, notice: a.notice };
+    case 'reset':
+      return { ...initialState, notice: a.notice };
   }
 }

@@ -3,13 +3,14 @@
  * bridge and the reducer. One task runs at a time: starting one cancels the last.
  */
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
-import type { FitSettings } from '../core/fit/types';
+import type { FitProgress, FitSettings } from '../core/fit/types';
+import type { FitCheckpointRecord, ResumeFrom } from '../worker/checkpoint';
 import type { LoadOptions, LoadSource } from '../worker/protocol';
 import { getBridge, isAbort } from './bridge';
 import type { NamedFile } from './dropped';
 import { alignFit, looksLikeFitJson, parseFitJson } from './fitio';
 import { toUiError } from './errors';
-import { initialState, reducer, type AppState } from './state';
+import { initialState, reducer, type AppState, type FitEntry, type LoadedData } from './state';
 
 /** The embedded demo: real NAEP data (see public/demo/README.md). */
 export const DEMO_FILES = ['econ-reading.wide.csv', 'econ-reading.items.csv'];
@@ -18,15 +19,27 @@ export interface Workbench {
   state: AppState;
   loadFiles(files: NamedFile[], opts?: LoadOptions): Promise<void>;
   loadDemo(): Promise<void>;
-  fit(settings: FitSettings): Promise<void>;
+  /** Fits; with `resume`, warm-starts from a checkpoint instead of the documented start. */
+  fit(settings: FitSettings, resume?: ResumeFrom): Promise<void>;
+  /** Shows a saved session's data and fits, and hands the data to the worker. */
+  restore(data: LoadedData, fits: Pick<FitEntry, 'label' | 'origin' | 'fit'>[]): Promise<void>;
+  /** Back to the empty state, with a notice. */
+  reset(notice: string): void;
   cancel(): void;
   showFit(id: number): void;
   removeFit(id: number): void;
   dismiss(): void;
 }
 
-export function useWorkbench(settingsForDemo: FitSettings): Workbench {
+export function useWorkbench(
+  settingsForDemo: FitSettings,
+  onCheckpoint?: (c: FitCheckpointRecord) => void,
+): Workbench {
   const [state, dispatch] = useReducer(reducer, initialState);
+  const checkpointTo = useRef(onCheckpoint);
+  useEffect(() => {
+    checkpointTo.current = onCheckpoint;
+  }, [onCheckpoint]);
   const current = useRef<AbortController | null>(null);
   const latest = useRef(state);
   useEffect(() => {
@@ -53,13 +66,24 @@ export function useWorkbench(settingsForDemo: FitSettings): Workbench {
   }, []);
 
   const runFit = useCallback(
-    async (settings: FitSettings, task = begin()) => {
+    async (settings: FitSettings, task = begin(), resume?: ResumeFrom) => {
       dispatch({ type: 'fitStart', settings });
       try {
-        const fit = await getBridge().fit(task.signal, settings, (progress) => {
+        const onProgress = (progress: FitProgress) => {
           if (task.live()) dispatch({ type: 'fitProgress', progress });
+        };
+        const checkpoint = (c: FitCheckpointRecord) => {
+          if (task.live()) checkpointTo.current?.(c);
+        };
+        const fit = await getBridge().fit(task.signal, settings, onProgress, {
+          resume,
+          checkpoint,
         });
-        if (task.live()) dispatch({ type: 'fitDone', fit, origin: 'fit' });
+        if (!task.live()) return;
+        dispatch({ type: 'fitDone', fit, origin: 'fit' });
+        // An engine that lost its GPU device mid-fit: say where the fit went on.
+        const lost = fit.notes.find((n) => /device (was )?lost/i.test(n));
+        if (lost) dispatch({ type: 'notice', notice: lost });
       } catch (e) {
         fail(e, 'The fit failed', task.live);
       }
@@ -137,17 +161,38 @@ export function useWorkbench(settingsForDemo: FitSettings): Workbench {
 
   const cancel = useCallback(() => current.current?.abort(), []);
 
+  const restore = useCallback(
+    async (data: LoadedData, fits: Pick<FitEntry, 'label' | 'origin' | 'fit'>[]) => {
+      const task = begin();
+      dispatch({ type: 'loadDone', data });
+      for (const f of fits) dispatch({ type: 'fitDone', ...f });
+      try {
+        await getBridge().useDataset(task.signal, data.dataset);
+      } catch (e) {
+        fail(e, 'Could not hand the restored data to the worker', task.live);
+      }
+    },
+    [begin, fail],
+  );
+
+  const reset = useCallback((notice: string) => {
+    current.current?.abort();
+    dispatch({ type: 'reset', notice });
+  }, []);
+
   return useMemo(
     () => ({
       state,
       loadFiles,
       loadDemo,
-      fit: (s: FitSettings) => runFit(s),
+      fit: (s: FitSettings, resume?: ResumeFrom) => runFit(s, undefined, resume),
+      restore,
+      reset,
       cancel,
       showFit: (id: number) => dispatch({ type: 'showFit', id }),
       removeFit: (id: number) => dispatch({ type: 'removeFit', id }),
       dismiss: () => dispatch({ type: 'dismiss' }),
     }),
-    [state, loadFiles, loadDemo, runFit, cancel],
+    [state, loadFiles, loadDemo, runFit, restore, reset, cancel],
   );
 }

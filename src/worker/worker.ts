@@ -7,8 +7,13 @@ import { loadDataset, type LoadInput } from '../core/data/load';
 import { datasetSummary } from '../core/data/summary';
 import type { Dataset } from '../core/data/types';
 import type { EngineChoice } from '../core/engines/types';
-import { fitDataset } from '../core/fit/fit';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
+import {
+  armDeviceLoss,
+  fitWithRecovery,
+  type FitCheckpointRecord,
+  type ResumeFrom,
+} from './checkpoint';
 import { createBankApi } from './bank';
 import { pickEngine, resolveChoice } from './engines';
 import { keepErrorFields } from './errorTransfer';
@@ -99,27 +104,35 @@ const api = {
     }
   },
 
-  /** Fits the current data set. Rejects with an AbortError when cancelled. */
+  /**
+   * Fits the current data set, from `resume` if given, sending checkpoints to
+   * `onCheckpoint`. Rejects with an AbortError when cancelled.
+   */
   async fit(
     settings: FitSettings,
     onProgress: (p: FitProgress) => void,
     callId: number,
+    resume?: ResumeFrom,
+    onCheckpoint?: (c: FitCheckpointRecord) => void,
   ): Promise<FitJson> {
     const ac = register(callId);
     try {
       if (!dataset) throw new Error('No data is loaded: load a data set before fitting.');
       const engine = await pickEngine(settings.engine);
       const report = throttle((p: FitProgress) => void onProgress(p));
-      const fit = await fitDataset(dataset, settings, {
+      const fit = await fitWithRecovery(dataset, settings, {
         signal: ac.signal,
         engine,
         onProgress: (p) => report.push(p),
+        resume,
+        onCheckpoint: onCheckpoint && ((c) => void onCheckpoint(Comlink.transfer(c, [c.x.buffer]))),
       });
       report.flush();
       return fit;
     } finally {
       controllers.delete(callId);
       release(onProgress);
+      if (onCheckpoint) release(onCheckpoint);
     }
   },
 
@@ -147,13 +160,17 @@ const api = {
 
   /**
    * Fails on purpose so tests can exercise recovery: 'crash' throws outside any
-   * call (the Worker fires 'error'); 'hang' blocks this thread for good.
+   * call (the Worker fires 'error'); 'oom' does so with a real failed allocation;
+   * 'hang' blocks this thread for good; 'device-lost' makes the next WebGPU fit
+   * lose its device after its first checkpoint.
    */
-  simulateFailure(kind: 'crash' | 'hang'): void {
-    if (kind === 'crash')
+  simulateFailure(kind: 'crash' | 'hang' | 'oom' | 'device-lost'): void {
+    if (kind === 'device-lost') armDeviceLoss();
+    else if (kind === 'crash')
       setTimeout(() => {
         throw new Error('simulated crash');
       }, 0);
+    else if (kind === 'oom') setTimeout(() => new ArrayBuffer(2 ** 45), 0);
     else for (;;);
   },
 };

@@ -10,6 +10,8 @@ export interface OptimStep {
   step: number;
   passes: number;
   value: number;
+  /** The current iterate: the optimiser's live vector, so copy it to keep it. */
+  x?: Float64Array;
 }
 
 export interface OptimOptions {
@@ -68,7 +70,7 @@ export async function adam(f: Objective, x0: Float64Array, o: AdamOptions): Prom
       v[q] = o.beta2 * v[q] + (1 - o.beta2) * g[q] * g[q];
       x[q] -= (o.lr * (m[q] / c1)) / (Math.sqrt(v[q] / c2) + o.eps);
     }
-    o.onStep?.({ step: t, passes: t, value });
+    o.onStep?.({ step: t, passes: t, value, x });
     await checkpoint(o.signal);
   }
   // The reported value is at the final parameters, not one step behind.
@@ -196,7 +198,7 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
     x = Float64Array.from(xn);
     [g, gn] = [gn, g];
     fx = fn;
-    o.onStep?.({ step, passes, value: fx });
+    o.onStep?.({ step, passes, value: fx, x });
     calm = rel < o.tol ? calm + 1 : 0;
     if (calm >= 3) {
       converged = true;

@@ -1,0 +1,178 @@
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { expect, test, type Page } from '@playwright/test';
+import { demoFile, fitModel, fitRadios, open, pickFiles, waitState } from './helpers';
+
+type Fault = 'crash' | 'hang' | 'oom' | 'device-lost';
+type Bridge = {
+  simulateFailure(signal: AbortSignal, kind: Fault): Promise<void>;
+  timings: { pingEvery: number; pingTimeout: number };
+};
+
+/** Asks the worker to fail in this way (the worker's test hook). */
+function simulate(page: Page, kind: Fault, fastWatchdog = false) {
+  return page.evaluate(
+    ([k, fast]) => {
+      const bridge = (globalThis as unknown as { __nrmWorkbench: { bridge: Bridge } })
+        .__nrmWorkbench.bridge;
+      if (fast) {
+        bridge.timings.pingEvery = 200;
+        bridge.timings.pingTimeout = 1000;
+      }
+      bridge.simulateFailure(new AbortController().signal, k).catch(() => undefined);
+    },
+    [kind, fastWatchdog] as const,
+  );
+}
+
+/** Loads the demo data (no fit) from files. */
+async function loadDemoFiles(page: Page) {
+  await pickFiles(page, [demoFile('econ-reading.wide.csv'), demoFile('econ-reading.items.csv')]);
+  await waitState(page, 'loaded');
+}
+
+/** Starts a long Adam fit and waits for its first stored checkpoint. */
+async function startLongFit(page: Page, steps: number) {
+  await page.getByLabel('Optimiser').selectOption('adam');
+  await page.getByLabel('Steps').fill(String(steps));
+  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+  await waitState(page, 'fitting');
+  await expect(page.getByTestId('checkpoint')).toBeVisible({ timeout: 30_000 });
+}
+
+test('a WebGPU device lost mid-fit: the fit continues on the next engine and says so', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  await open(page);
+  await pickFiles(page, [demoFile('econ-reading.wide.csv')]);
+  await waitState(page, 'loaded');
+  await page.getByLabel('Engine').selectOption('webgpu-fused');
+  await expect(page.getByTestId('engine-note')).toContainText('Runs on webgpu-fused');
+  await simulate(page, 'device-lost');
+  await page.getByLabel('Optimiser').selectOption('adam');
+  await page.getByLabel('Steps').fill('300');
+  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+  await expect(fitRadios(page)).toHaveCount(1, { timeout: 120_000 });
+  await waitState(page, 'fitted');
+  // Software WebGL (SwiftShader here) is skipped, as `auto` skips it.
+  const said =
+    /WebGPU device lost at step (\d+); continued on (fused|tfjs-webgl) from the checkpoint at step (\d+)/;
+  await expect(page.getByTestId('notice')).toContainText(said);
+  await expect(page.getByTestId('fit-info')).toContainText(said);
+  await expect(page.getByTestId('fit-info')).toContainText(/300 steps .* · (fused|tfjs-webgl):/);
+  const [, lostAt, , from] = said.exec((await page.getByTestId('notice').textContent())!)!;
+  expect(Number(from)).toBeGreaterThan(0);
+  expect(Number(lostAt)).toBeGreaterThanOrEqual(Number(from));
+});
+
+test('a failed allocation kills the worker mid-fit: error shown, data kept, resume on another engine', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  await open(page);
+  await loadDemoFiles(page);
+  await startLongFit(page, 3000);
+  await simulate(page, 'oom');
+  await waitState(page, 'error');
+  await expect(page.getByTestId('error')).toContainText('The fit failed');
+  // The worker's failed allocation (an uncaught RangeError) is what the user reads.
+  await expect(page.getByTestId('error')).toContainText(/worker stopped \(Uncaught RangeError/);
+  // A fresh worker has the data: the summary stays and a resume is offered.
+  await expect(page.getByTestId('summary-J')).toHaveText('18');
+  const offer = page.getByTestId('resume-offer');
+  await expect(offer).toBeVisible();
+  await page.getByLabel('Engine').selectOption('tfjs-wasm');
+  await expect(offer).toContainText('on tfjs-wasm');
+  await offer.getByRole('button', { name: /^Resume fit \(step \d+\)$/ }).click();
+  await waitState(page, 'fitting');
+  await expect(page.getByTestId('error')).toHaveCount(0);
+  await expect(fitRadios(page)).toHaveCount(1, { timeout: 120_000 });
+  await waitState(page, 'fitted');
+  await expect(page.getByTestId('fit-info')).toContainText('3000 steps');
+  await expect(page.getByTestId('fit-info')).toContainText('tfjs-wasm');
+});
+
+for (const kind of ['crash', 'hang'] as const) {
+  test(`the worker ${kind === 'crash' ? 'throwing' : 'hanging'} mid-fit: a fresh worker, a retry on another engine works`, async ({
+    page,
+  }) => {
+    await open(page);
+    await loadDemoFiles(page);
+    await startLongFit(page, 100_000);
+    await simulate(page, kind, true);
+    await waitState(page, 'error');
+    await expect(page.getByTestId('error')).toContainText(
+      kind === 'crash' ? /worker stopped \(.*simulated crash/ : 'worker stopped answering',
+    );
+    await expect(page.getByTestId('resume-offer')).toBeVisible();
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    await waitState(page, 'loaded');
+    await page.getByLabel('Engine').selectOption('tfjs-cpu');
+    await page.getByLabel('Steps').fill('20');
+    await page.getByRole('button', { name: 'Fit', exact: true }).click();
+    await expect(fitRadios(page)).toHaveCount(1, { timeout: 60_000 });
+    await waitState(page, 'fitted');
+    await expect(page.getByTestId('fit-info')).toContainText('20 steps');
+    await expect(page.getByTestId('fit-info')).toContainText('tfjs-cpu');
+    // A new fit replaced the interrupted one: nothing to resume any more.
+    await expect(page.getByTestId('resume-offer')).toHaveCount(0);
+  });
+}
+
+/** A wide CSV of `J` LLMs × `I` four-option items, ~45 bytes a row. */
+async function bigWideCsv(path: string, J: number, I: number): Promise<void> {
+  const out = createWriteStream(path);
+  out.write('model,item,key,A,B,C,D\n');
+  for (let j = 0; j < J; j++) {
+    const rows: string[] = [];
+    for (let i = 0; i < I; i++) {
+      const p = ((i * 7 + j * 13) % 90) / 100 + 0.05;
+      const q = (1 - p) / 3;
+      rows.push(
+        `llm${j},item${i},A,${p.toFixed(4)},${q.toFixed(4)},${q.toFixed(4)},${q.toFixed(4)}\n`,
+      );
+    }
+    if (!out.write(rows.join(''))) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+test('cancelling a big load returns to the data and fit already there', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const big = info.outputPath('big.wide.csv');
+  await bigWideCsv(big, 400, 5000); // 2 M rows, ~90 MB
+  await open(page, true);
+  await pickFiles(page, [big]);
+  await waitState(page, 'loading');
+  await expect(page.getByTestId('load-progress')).toContainText(/[1-9][\d.]* MiB of/);
+  await page.locator('.progress-block').getByRole('button', { name: 'Cancel' }).click();
+  await waitState(page, 'fitted');
+  await expect(page.getByTestId('notice')).toContainText('Cancelled');
+  await expect(page.getByTestId('load-progress')).toHaveCount(0);
+  await expect(page.getByTestId('summary-J')).toHaveText('18');
+  await expect(fitRadios(page)).toHaveCount(1);
+  // The worker is free and still has the demo: a fit runs.
+  await fitModel(page, 'nrm-soft');
+});
+
+test('cancelling a fit in its L-BFGS phase returns to a usable state', async ({ page }) => {
+  test.setTimeout(120_000);
+  await open(page);
+  await pickFiles(page, [demoFile('econ-reading-4orders.wide.csv')]);
+  await waitState(page, 'loaded');
+  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+  // Past the 300 Adam warm-up steps, L-BFGS is running.
+  await expect(page.getByTestId('fit-progress')).toContainText(/step (3\d\d|[4-9]\d\d|\d{4,}) of/, {
+    timeout: 60_000,
+  });
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await waitState(page, 'loaded');
+  await expect(page.getByTestId('notice')).toContainText('Cancelled');
+  await page.getByLabel('Optimiser').selectOption('adam');
+  await page.getByLabel('Steps').fill('30');
+  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+  await expect(fitRadios(page)).toHaveCount(1, { timeout: 60_000 });
+  await waitState(page, 'fitted');
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { datasetSummary } from '../../core/data/summary';
+import { DEFAULT_SETTINGS } from '../../core/fit/types';
+import { initialState, reducer } from '../state';
+import { tinyDataset, tinyFit } from '../testData';
+import { checkCheckpoint, checkData, RECORD_VERSION, toSession } from './records';
+
+function savedData(savedAt = 1000) {
+  const dataset = tinyDataset();
+  return {
+    version: RECORD_VERSION,
+    savedAt,
+    dataset,
+    summary: datasetSummary(dataset),
+    files: ['tiny.csv'],
+    seconds: 0.1,
+  };
+}
+
+const savedFit = (savedAt = 2000) => ({
+  version: RECORD_VERSION,
+  savedAt,
+  label: '#1 llmnrm',
+  origin: 'fit',
+  fit: tinyFit(),
+});
+
+const checkpoint = (savedAt = 3000) => ({
+  version: RECORD_VERSION,
+  savedAt,
+  x: new Float64Array([1, 2, 3]),
+  step: 200,
+  objective: 12.5,
+  settings: DEFAULT_SETTINGS,
+});
+
+describe('saved records', () => {
+  it('a whole session comes back, its time the latest write', () => {
+    const s = toSession(savedData(), [{ key: 1, value: savedFit() }], checkpoint());
+    expect(s?.fits.map((f) => f.key)).toEqual([1]);
+    expect(s?.checkpoint?.step).toBe(200);
+    expect(s?.savedAt).toBe(3000);
+  });
+
+  it('no data means nothing to restore, whatever else is there', () => {
+    expect(toSession(undefined, [{ key: 1, value: savedFit() }], checkpoint())).toBeNull();
+  });
+
+  it('drops stale versions, wrong typed arrays and fits of other data', () => {
+    expect(checkData({ ...savedData(), version: 0 })).toBeNull();
+    const d = savedData();
+    expect(
+      checkData({ ...d, dataset: { ...d.dataset, obs: Array.from(d.dataset.obs) } }),
+    ).toBeNull();
+    expect(checkData({ ...d, dataset: { ...d.dataset, observed: new Uint8Array(2) } })).toBeNull();
+    const other = savedFit();
+    other.fit = { ...other.fit, items: other.fit.items.slice(1) };
+    const s = toSession(
+      d,
+      [
+        { key: 1, value: other },
+        { key: 2, value: savedFit() },
+      ],
+      null,
+    );
+    expect(s?.fits.map((f) => f.key)).toEqual([2]);
+    expect(checkCheckpoint({ ...checkpoint(), x: [1, 2, 3] })).toBeNull();
+  });
+});
+
+describe('reset', () => {
+  it('returns to the empty state with a notice', () => {
+    const loaded = reducer(initialState, {
+      type: 'loadDone',
+      data: { ...savedData(), seconds: 0 },
+    });
+    const s = reducer(loaded, { type: 'reset', notice: 'cleared' });
+    expect(s).toEqual({ ...initialState, notice: 'cleared' });
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * The saved session in IndexedDB: the loaded data, every completed fit and the
+ * checkpoint of a fit in progress. Writes are asynchronous and never awaited
+ * by the UI; IndexedDB clones typed arrays itself, so nothing is serialised here.
+ */
+import type { FitCheckpointRecord } from '../../worker/checkpoint';
+import type { FitEntry, LoadedData } from '../state';
+import { done, transact } from './db';
+import {
+  RECORD_VERSION,
+  toSession,
+  checkCheckpoint,
+  type SavedCheckpoint,
+  type SavedData,
+  type SavedFit,
+  type Session,
+} from './records';
+
+const CURRENT = 'current';
+
+/** Saves new data; the fits and checkpoint of the previous data go with it. */
+export function saveData(data: LoadedData, now = Date.now()): Promise<void> {
+  const rec: SavedData = { ...data, version: RECORD_VERSION, savedAt: now };
+  return transact(['data', 'fits', 'checkpoint'], 'readwrite', (tx) => {
+    tx.objectStore('fits').clear();
+    tx.objectStore('checkpoint').clear();
+    tx.objectStore('data').put(rec, CURRENT);
+  });
+}
+
+/** Adds a fit; resolves with its key (for `deleteFit`). */
+export function addFit(entry: Pick<FitEntry, 'label' | 'origin' | 'fit'>): Promise<IDBValidKey> {
+  const rec: SavedFit = {
+    version: RECORD_VERSION,
+    savedAt: Date.now(),
+    label: entry.label,
+    origin: entry.origin,
+    fit: entry.fit,
+  };
+  return transact(['fits'], 'readwrite', (tx) => done(tx.objectStore('fits').add(rec)));
+}
+
+export function deleteFit(key: IDBValidKey): Promise<void> {
+  return transact(['fits'], 'readwrite', (tx) => void tx.objectStore('fits').delete(key));
+}
+
+/** Replaces the checkpoint of the running fit. */
+export function saveCheckpoint(c: FitCheckpointRecord): Promise<void> {
+  const rec: SavedCheckpoint = { ...c, version: RECORD_VERSION, savedAt: Date.now() };
+  return transact(['checkpoint'], 'readwrite', (tx) => {
+    tx.objectStore('checkpoint').put(rec, CURRENT);
+  });
+}
+
+export function clearCheckpoint(): Promise<void> {
+  return transact(['checkpoint'], 'readwrite', (tx) => {
+    tx.objectStore('checkpoint').clear();
+  });
+}
+
+export function loadCheckpoint(): Promise<SavedCheckpoint | null> {
+  return transact(['checkpoint'], 'readonly', async (tx) =>
+    checkCheckpoint(await done(tx.objectStore('checkpoint').get(CURRENT))),
+  );
+}
+
+/** The saved session, or null when nothing usable is saved. */
+export function loadSession(): Promise<Session | null> {
+  return transact(['data', 'fits', 'checkpoint'], 'readonly', async (tx) => {
+    const fitsStore = tx.objectStore('fits');
+    const [data, keys, values, checkpoint] = await Promise.all([
+      done(tx.objectStore('data').get(CURRENT)),
+      done(fitsStore.getAllKeys()),
+      done(fitsStore.getAll()),
+      done(tx.objectStore('checkpoint').get(CURRENT)),
+    ]);
+    const fits = keys.map((key, i) => ({ key, value: values[i] as unknown }));
+    return toSession(data, fits, checkpoint);
+  });
+}
+
+/** Empties every store. */
+export function clearSession(): Promise<void> {
+  return transact(['data', 'fits', 'checkpoint'], 'readwrite', (tx) => {
+    for (const name of ['data', 'fits', 'checkpoint'] as const) tx.objectStore(name).clear();
+  });
+}

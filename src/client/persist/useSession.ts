@@ -1,0 +1,198 @@
+/**
+ * Keeps the workbench's data and fits in IndexedDB and brings them back on the
+ * next visit; offers to resume a fit that a reload or crash interrupted.
+ * Every write is fire-and-forget: the UI never waits on storage.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { FitJson, FitSettings } from '../../core/fit/types';
+import type { FitCheckpointRecord } from '../../worker/checkpoint';
+import type { LoadedData } from '../state';
+import type { Workbench } from '../useWorkbench';
+import type { SavedCheckpoint } from './records';
+import {
+  addFit,
+  clearCheckpoint,
+  clearSession,
+  deleteFit,
+  loadCheckpoint,
+  loadSession,
+  saveCheckpoint,
+  saveData,
+} from './store';
+
+/**
+ * checking: reading the store; restored: a saved session is shown; none: nothing
+ * was saved (a first visit); saved: this visit's work is being kept; cleared: the
+ * user emptied the store; unavailable: IndexedDB cannot be used here.
+ */
+export type SessionStatus = 'checking' | 'restored' | 'none' | 'saved' | 'cleared' | 'unavailable';
+
+export interface SessionView {
+  status: SessionStatus;
+  /** When the restored session was last written. */
+  restoredFrom: number | null;
+  /** An interrupted fit's checkpoint, offered for resuming while no fit runs. */
+  interrupted: SavedCheckpoint | null;
+  /** The step of the running fit's last stored checkpoint. */
+  checkpointStep: number | null;
+  /** Why the session could not be saved, if it could not. */
+  problem: string | null;
+  clear(): void;
+  /** Resumes the interrupted fit with its settings, on `engine` (the Fit panel's). */
+  resume(engine: FitSettings['engine']): void;
+  discard(): void;
+}
+
+/** The sink the workbench sends checkpoints to, and the step of the last one stored. */
+export function useCheckpointSink() {
+  const [step, setStep] = useState<number | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const onCheckpoint = useCallback((c: FitCheckpointRecord) => {
+    saveCheckpoint(c).then(
+      () => setStep(c.step),
+      (e: unknown) => setProblem(`Could not save a checkpoint (${String(e)}).`),
+    );
+  }, []);
+  return { onCheckpoint, step, setStep, problem };
+}
+
+export function useSession(
+  wb: Workbench,
+  sink: ReturnType<typeof useCheckpointSink>,
+  onSettings: (s: FitSettings) => void,
+): SessionView {
+  const [status, setStatus] = useState<SessionStatus>('checking');
+  const [restoredFrom, setRestoredFrom] = useState<number | null>(null);
+  const [interrupted, setInterrupted] = useState<SavedCheckpoint | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  // What the store holds: the data object, and each stored fit's key by its FitJson.
+  const storedData = useRef<LoadedData | null>(null);
+  const keys = useRef(new Map<FitJson, Promise<IDBValidKey>>());
+  const listed = useRef(new Set<FitJson>());
+  const wbRef = useRef(wb);
+  useEffect(() => {
+    wbRef.current = wb;
+  }, [wb]);
+  const { state } = wb;
+  const { setStep } = sink;
+
+  const write = useCallback((p: Promise<unknown>) => {
+    p.then(
+      () => setStatus((s) => (s === 'none' || s === 'cleared' ? 'saved' : s)),
+      (e: unknown) => setProblem(`Could not save this session (${String(e)}).`),
+    );
+  }, []);
+
+  // Once per page: restore what was saved, unless the user already loaded something.
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    loadSession().then(
+      (session) => {
+        const now = wbRef.current;
+        if (!session || now.state.data) return setStatus('none');
+        storedData.current = session.data;
+        for (const { key, saved } of session.fits)
+          keys.current.set(saved.fit, Promise.resolve(key));
+        void now.restore(
+          session.data,
+          session.fits.map((f) => f.saved),
+        );
+        if (session.checkpoint) onSettings(session.checkpoint.settings);
+        setInterrupted(session.checkpoint);
+        setRestoredFrom(session.savedAt);
+        setStatus('restored');
+      },
+      (e: unknown) => {
+        setProblem(`Your work cannot be kept across reloads here (${String(e)}).`);
+        setStatus('unavailable');
+      },
+    );
+  }, [onSettings]);
+
+  // Mirror the data and the list of fits into the store.
+  useEffect(() => {
+    if (status === 'checking' || status === 'unavailable') return;
+    if (state.data && state.data !== storedData.current) {
+      storedData.current = state.data;
+      keys.current.clear();
+      write(saveData(state.data));
+    }
+    // Removed: listed last time, not now (a restored fit not yet listed is not removed).
+    const shown = new Set(state.fits.map((f) => f.fit));
+    for (const fit of listed.current) {
+      const key = keys.current.get(fit);
+      if (shown.has(fit) || !key) continue;
+      keys.current.delete(fit);
+      write(key.then(deleteFit));
+    }
+    listed.current = shown;
+    for (const f of state.fits)
+      if (!keys.current.has(f.fit)) {
+        const key = addFit(f);
+        keys.current.set(f.fit, key);
+        write(key);
+      }
+  }, [state.data, state.fits, status, write]);
+
+  // A fit that ends (done or cancelled) drops its checkpoint; one that fails keeps it, to resume.
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    const running = state.running !== null;
+    if (running === wasRunning.current) return;
+    wasRunning.current = running;
+    if (running || status === 'unavailable') return;
+    const failed = state.phase === 'error';
+    const end = failed ? loadCheckpoint() : clearCheckpoint().then(() => null);
+    end.then(
+      (cp) => {
+        setInterrupted(cp);
+        setStep(null);
+      },
+      (e: unknown) => setProblem(`Could not read or clear the checkpoint (${String(e)}).`),
+    );
+  }, [state.running, state.phase, status, setStep]);
+
+  const clear = useCallback(() => {
+    wbRef.current.cancel();
+    clearSession().then(
+      () => {
+        storedData.current = null;
+        keys.current.clear();
+        listed.current.clear();
+        setInterrupted(null);
+        setRestoredFrom(null);
+        setStatus('cleared');
+        wbRef.current.reset('Saved session cleared: nothing of this session is kept any more.');
+      },
+      (e: unknown) => setProblem(`Could not clear the saved session (${String(e)}).`),
+    );
+  }, []);
+
+  const resume = useCallback(
+    (engine: FitSettings['engine']) => {
+      const cp = interrupted;
+      if (!cp) return;
+      setInterrupted(null);
+      void wbRef.current.fit({ ...cp.settings, engine }, { x: cp.x, step: cp.step });
+    },
+    [interrupted],
+  );
+
+  const discard = useCallback(() => {
+    setInterrupted(null);
+    write(clearCheckpoint());
+  }, [write]);
+
+  return {
+    status,
+    restoredFrom,
+    interrupted: state.running ? null : interrupted,
+    checkpointStep: state.running ? sink.step : null,
+    problem: problem ?? sink.problem,
+    clear,
+    resume,
+    discard,
+  };
+}

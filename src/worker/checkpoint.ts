@@ -1,0 +1,180 @@
+/**
+ * Long fits in the worker: periodic checkpoints of the free vector (so a fit
+ * survives a reload or a crash), warm-started resumes, and falling back to the
+ * next engine when a WebGPU device is lost mid-fit.
+ */
+import type { Dataset } from '../core/data/types';
+import { probeEnvironment, resolveEngine, type EngineEnvironment } from '../core/engines/select';
+import type { Engine, EngineName } from '../core/engines/types';
+import { fitDatasetFull, type EngineHandle, type FitCheckpoint } from '../core/fit/fit';
+import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
+import { pickEngine } from './engines';
+
+/** A fit's saved iterate: what the client stores, and `start` of a resume. Crosses the boundary. */
+export interface FitCheckpointRecord {
+  /** The free parameter vector (the optimiser's, not the natural parameters). */
+  x: Float64Array;
+  step: number;
+  objective: number;
+  settings: FitSettings;
+}
+
+/** Where a resumed fit starts: a checkpoint's vector and the step it was taken at. */
+export interface ResumeFrom {
+  x: Float64Array;
+  step: number;
+}
+
+/** Checkpoint every `steps` steps or `ms` milliseconds, whichever comes first, but at most every `minMs`. */
+export interface Cadence {
+  steps: number;
+  ms: number;
+  minMs: number;
+}
+
+export const CHECKPOINT_CADENCE: Cadence = { steps: 100, ms: 5000, minMs: 1000 };
+
+/**
+ * Returns a filter over step callbacks that says which steps become checkpoints.
+ * The floor keeps a fast fit of a big problem from copying its vector many
+ * times a second; the 5 s ceiling bounds the work lost when steps are slow.
+ */
+export function cadence(c: Cadence = CHECKPOINT_CADENCE, now: () => number = Date.now) {
+  let lastStep = 0;
+  let lastTime = now();
+  return (step: number): boolean => {
+    const t = now();
+    if (t - lastTime < c.minMs) return false;
+    if (step - lastStep < c.steps && t - lastTime < c.ms) return false;
+    lastStep = step;
+    lastTime = t;
+    return true;
+  };
+}
+
+/** A lost GPU device, as the WebGPU engine (DeviceLostError) or tfjs reports it. */
+export function isDeviceLost(e: unknown): boolean {
+  return (
+    e instanceof Error && (e.name === 'DeviceLostError' || /device (was )?lost/i.test(e.message))
+  );
+}
+
+const GPU_ENGINES: readonly EngineName[] = ['webgpu-fused', 'tfjs-webgpu'];
+
+/**
+ * Engines to try after `lost` lost its device, in order: tfjs-webgl (only on a
+ * hardware WebGL2 renderer, by the same test as `auto`; a software one is ~700×
+ * slower than the CPU loop), then the fused CPU engine.
+ */
+export function fallbackChain(lost: EngineName, env: EngineEnvironment): EngineName[] {
+  const chain: EngineName[] = [];
+  const glOk = resolveEngine('auto', { ...env, webgpuAdapter: null }).name === 'tfjs-webgl';
+  if (GPU_ENGINES.includes(lost) && glOk) chain.push('tfjs-webgl');
+  if (lost !== 'fused') chain.push('fused');
+  return chain;
+}
+
+let simulatedLoss = false;
+
+/** Test hook: the next fit on a WebGPU engine loses its device just after its first checkpoint. */
+export function armDeviceLoss(): void {
+  simulatedLoss = true;
+}
+
+/** Wraps a handle so its engine's evaluate rejects, as a lost device does, once `due()` is true. */
+function losingDevice(handle: EngineHandle, due: () => boolean): EngineHandle {
+  return {
+    ...handle,
+    async create(problem) {
+      const engine = await handle.create(problem);
+      const lossy: Engine = {
+        name: engine.name,
+        evaluate(nat, grad) {
+          if (!due()) return engine.evaluate(nat, grad);
+          const e = new Error('WebGPU device lost (simulated: destroyed)');
+          e.name = 'DeviceLostError';
+          return Promise.reject(e);
+        },
+        dispose: () => engine.dispose(),
+      };
+      return lossy;
+    },
+  };
+}
+
+export interface RecoveringFitOptions {
+  signal: AbortSignal;
+  engine: EngineHandle;
+  onProgress: (p: FitProgress) => void;
+  /** Told of each checkpoint; `x` is a fresh copy the callee may keep or transfer. */
+  onCheckpoint?: (c: FitCheckpointRecord) => void;
+  resume?: ResumeFrom;
+  /** The handle for a fallback engine by name (tests inject their own). */
+  pickEngine?: (name: EngineName) => Promise<EngineHandle>;
+  /** What the fallback chain is decided on (probed only if a device is lost). */
+  probe?: () => Promise<EngineEnvironment>;
+  cadence?: Cadence;
+}
+
+/**
+ * Fits with checkpoints; if the engine loses its GPU device, fits again on the
+ * next engine from the last checkpoint (or from the start if none was taken)
+ * and says so in the fit's notes and engine reason.
+ */
+export async function fitWithRecovery(
+  ds: Dataset,
+  settings: FitSettings,
+  o: RecoveringFitOptions,
+): Promise<FitJson> {
+  const notes: string[] = [];
+  if (o.resume) notes.push(`Resumed from a checkpoint at step ${o.resume.step} (warm start).`);
+  let start = o.resume?.x;
+  let handle = o.engine;
+  let chain: EngineName[] | null = null;
+  for (;;) {
+    // The step reached, and the last checkpoint taken, by this run.
+    const seen = { step: 0, saved: null as FitCheckpointRecord | null };
+    const due = cadence(o.cadence);
+    const onCheckpoint = (c: FitCheckpoint) => {
+      seen.step = c.step;
+      if (!due(c.step)) return;
+      const saved = { x: Float64Array.from(c.x), step: c.step, objective: c.objective, settings };
+      seen.saved = saved;
+      o.onCheckpoint?.({ ...saved, x: Float64Array.from(saved.x) });
+    };
+    let run = handle;
+    if (simulatedLoss && GPU_ENGINES.includes(handle.name)) {
+      simulatedLoss = false;
+      run = losingDevice(handle, () => seen.saved !== null);
+    }
+    try {
+      const { json } = await fitDatasetFull(ds, settings, {
+        signal: o.signal,
+        engine: run,
+        onProgress: o.onProgress,
+        onCheckpoint,
+        start,
+      });
+      json.notes.push(...notes);
+      return json;
+    } catch (e) {
+      const onGpu = GPU_ENGINES.includes(handle.name) || chain !== null;
+      if (!onGpu || !isDeviceLost(e) || o.signal.aborted) throw e;
+      chain ??= fallbackChain(handle.name, await (o.probe ?? probeEnvironment)());
+      const next = chain.shift();
+      if (!next) throw e;
+      const from = seen.saved;
+      const note =
+        `WebGPU device lost at step ${seen.step}; continued on ${next}` +
+        (from
+          ? ` from the checkpoint at step ${from.step}`
+          : start
+            ? ' from its warm start'
+            : ' from the start');
+      notes.push(`${note}.`);
+      if (from) start = from.x;
+      const h = await (o.pickEngine ?? pickEngine)(next);
+      handle = { ...h, reason: note };
+    }
+  }
+}
