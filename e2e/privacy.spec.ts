@@ -1,4 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import {
   chart,
@@ -79,6 +81,7 @@ test('a whole session sends no request to another origin', async ({ page, contex
   }
   exported.push((await download(page, page.getByRole('button', { name: 'Export fit.json' }))).name);
   // A second fit (the fits table and its CSV), and a tfjs-wasm fit (its .wasm binary).
+  await openTab(page, 'Items');
   await page.getByLabel('Engine').selectOption('tfjs-wasm');
   await page.getByLabel('Optimiser').selectOption('adam');
   await page.getByLabel('Steps').fill('5');
@@ -160,8 +163,10 @@ function hostileFiles(dir: (name: string) => string) {
 
 test('hostile LLM and item names stay text: in the UI, in SVG export and in CSV export', async ({
   page,
-}, info) => {
-  const { files, IMG, LINK } = hostileFiles((n) => info.outputPath(n));
+}) => {
+  // Not under test-results/: a colleague's run empties that folder when it starts.
+  const dir = mkdtempSync(path.join(tmpdir(), 'nrm-e2e-'));
+  const { files, IMG, LINK } = hostileFiles((n) => path.join(dir, n));
   const dialogs: string[] = [];
   page.on('dialog', (d) => {
     dialogs.push(d.message());
@@ -217,4 +222,5 @@ test('hostile LLM and item names stay text: in the UI, in SVG export and in CSV 
 
   expect(dialogs).toEqual([]);
   expect(toX).toEqual([]);
+  rmSync(dir, { recursive: true, force: true });
 });
