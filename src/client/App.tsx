@@ -66,7 +66,12 @@ export function App() {
         <main className="results">
           <Messages error={state.error} notice={state.notice} onDismiss={wb.dismiss} />
           {shown && data ? (
-            <Results fit={shown.fit} ds={data.dataset} />
+            <Results
+              fit={shown.fit}
+              ds={data.dataset}
+              fits={state.fits}
+              busy={state.phase === 'loading' || state.phase === 'fitting'}
+            />
           ) : (
             <div className="placeholder">
               {state.phase === 'loading' || state.phase === 'fitting' ? (

@@ -4,6 +4,7 @@ import type { EngineChoice } from '../core/engines/types';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
 import type { FitCheckpointRecord, ResumeFrom } from '../worker/checkpoint';
 import { keepErrorFields } from '../worker/errorTransfer';
+import type { EvalProgressReport, EvalReply, EvalRequest } from '../worker/evaluateProtocol';
 import type {
   EngineResolution,
   LoadOptions,
@@ -90,6 +91,17 @@ export class WorkerBridge {
   useDataset(signal: AbortSignal, ds: Dataset): Promise<void> {
     this.lastDataset = ds;
     return this.call(signal, (api) => api.useDataset(ds));
+  }
+
+  /** Runs one of the paper's evaluations on the data set loaded last (worker/evaluate.ts). */
+  evaluate(
+    signal: AbortSignal,
+    req: EvalRequest,
+    onProgress: (p: EvalProgressReport) => void,
+  ): Promise<EvalReply> {
+    return this.call<EvalReply>(signal, (api, id) =>
+      api.evaluate(req, Comlink.proxy(onProgress), id),
+    );
   }
 
   /** Runs item-bank calls (worker/bank.ts) in the same queue as load and fit. */

@@ -17,6 +17,8 @@ import {
 import { createBankApi } from './bank';
 import { pickEngine, resolveChoice } from './engines';
 import { keepErrorFields } from './errorTransfer';
+import { runEvaluation } from './evaluate';
+import type { EvalProgressReport, EvalReply, EvalRequest } from './evaluateProtocol';
 import type {
   EngineResolution,
   LoadOptions,
@@ -133,6 +135,21 @@ const api = {
       controllers.delete(callId);
       release(onProgress);
       if (onCheckpoint) release(onCheckpoint);
+    }
+  },
+
+  /** Runs one of the paper's evaluations on the current data set (see evaluate.ts). */
+  async evaluate(
+    req: EvalRequest,
+    onProgress: (p: EvalProgressReport) => void,
+    callId: number,
+  ): Promise<EvalReply> {
+    const ac = register(callId);
+    try {
+      return await runEvaluation(dataset, req, ac.signal, (p) => void onProgress(p));
+    } finally {
+      controllers.delete(callId);
+      release(onProgress);
     }
   },
 

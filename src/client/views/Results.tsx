@@ -3,8 +3,11 @@ import type { Dataset } from '../../core/data/types';
 import type { FitJson } from '../../core/fit/types';
 import { Tabs } from '../components/Tabs';
 import { deriveStats } from '../derive';
+import type { FitEntry } from '../state';
 import { BankView } from './bank/BankView';
 import { DistractorsView } from './DistractorsView';
+import { EvaluateView } from './evaluate/EvaluateView';
+import { useCancelEvaluationsWhen } from './evaluate/runs';
 import { InformationView } from './InformationView';
 import { ItemsView } from './ItemsView';
 import { LlmsView } from './LlmsView';
@@ -14,14 +17,27 @@ const TABS = [
   { id: 'information', label: 'Information' },
   { id: 'distractors', label: 'Distractors' },
   { id: 'llms', label: 'LLMs' },
+  { id: 'evaluate', label: 'Evaluate' },
   { id: 'bank', label: 'Bank & CAT' },
 ];
 
 /** The tabbed views of one fit. The selected item and LLM survive switching tabs and fits. */
-export function Results({ fit, ds }: { fit: FitJson; ds: Dataset }) {
+export function Results({
+  fit,
+  ds,
+  fits = [],
+  busy = false,
+}: {
+  fit: FitJson;
+  ds: Dataset;
+  /** Every completed fit, and whether a load or fit runs (for the Evaluate tab). */
+  fits?: FitEntry[];
+  busy?: boolean;
+}) {
   const [tab, setTab] = useState('items');
   const [itemPick, setItem] = useState(0);
   const [llm, setLlm] = useState<string | null>(null);
+  useCancelEvaluationsWhen(busy);
   const derived = useMemo(() => deriveStats(fit, ds), [fit, ds]);
   const item = Math.min(Math.max(0, itemPick), fit.items.length - 1);
   const props = { fit, ds, item, onItem: setItem, derived };
@@ -31,6 +47,7 @@ export function Results({ fit, ds }: { fit: FitJson; ds: Dataset }) {
       {tab === 'information' && <InformationView {...props} />}
       {tab === 'distractors' && <DistractorsView {...props} />}
       {tab === 'llms' && <LlmsView {...props} llm={llm} onLlm={setLlm} />}
+      {tab === 'evaluate' && <EvaluateView fit={fit} ds={ds} fits={fits} busy={busy} />}
       {tab === 'bank' && <BankView fit={fit} ds={ds} />}
     </Tabs>
   );

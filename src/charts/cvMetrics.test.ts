@@ -1,0 +1,57 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from 'vitest';
+import { bestByMetric, cvMetricsChart, type CvMetricsData } from './cvMetrics';
+import { count, roundedSvg } from './testing';
+
+const data: CvMetricsData = {
+  models: ['llmnrm', 'nrm-soft', '2pl'],
+  metrics: [
+    { key: 'optionAcc', label: 'Option acc.', better: 'higher' },
+    { key: 'binaryLogLoss', label: 'Binary log-loss', better: 'lower' },
+  ],
+  cells: [
+    { model: 'llmnrm', metric: 'optionAcc', mean: 0.876, sd: 0.004 },
+    { model: 'nrm-soft', metric: 'optionAcc', mean: 0.87, sd: 0.01 },
+    { model: '2pl', metric: 'optionAcc', mean: 0.86, sd: 0 },
+    { model: 'llmnrm', metric: 'binaryLogLoss', mean: 0.35, sd: 0.02 },
+    { model: 'nrm-soft', metric: 'binaryLogLoss', mean: 0.31, sd: 0.03 },
+    { model: '2pl', metric: 'binaryLogLoss', mean: NaN, sd: NaN },
+  ],
+};
+
+describe('bestByMetric', () => {
+  it('takes the highest or lowest mean, skipping non-finite means', () => {
+    const best = bestByMetric(data);
+    expect(best.get('optionAcc')).toBe('llmnrm');
+    expect(best.get('binaryLogLoss')).toBe('nrm-soft');
+  });
+});
+
+describe('cvMetricsChart', () => {
+  const svg = cvMetricsChart(data, { document });
+
+  it('draws one panel per metric and one bar per finite cell', () => {
+    expect(count(svg, 'g.panel')).toBe(2);
+    expect(count(svg, 'g.cv-bar')).toBe(5);
+    expect(count(svg, 'g.cv-bar .whisker')).toBe(4);
+    const t = svg.querySelector('g.cv-bar[data-model="llmnrm"][data-metric="optionAcc"] title');
+    expect(t?.textContent).toBe('llmnrm: Option acc. 0.876 ± 0.004 (best)');
+    expect(
+      svg.querySelector('g.panel[data-metric="binaryLogLoss"] .panel-title')?.textContent,
+    ).toBe('Binary log-loss ↓');
+  });
+
+  it('scales bars within a panel by their means', () => {
+    const w = (m: string) =>
+      Number(
+        svg
+          .querySelector(`g.cv-bar[data-model="${m}"][data-metric="binaryLogLoss"] rect`)!
+          .getAttribute('width'),
+      );
+    expect(w('nrm-soft') / w('llmnrm')).toBeCloseTo(0.31 / 0.35, 9);
+  });
+
+  it('matches the snapshot', () => {
+    expect(roundedSvg(svg)).toMatchSnapshot();
+  });
+});

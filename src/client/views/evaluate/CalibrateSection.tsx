@@ -1,0 +1,134 @@
+import { useCallback } from 'react';
+import { calibrationChart } from '../../../charts/calibration';
+import type { CalibrateResult } from '../../../core/eval/calibrate';
+import { MODEL_TYPES, type ModelType } from '../../../core/model/types';
+import { Chart } from '../../components/Chart';
+import { Field } from '../../components/Field';
+import { EvalSection, useSectionRun } from './EvalSection';
+import { ModelChecks } from './ModelChecks';
+import {
+  CURVE_MODELS,
+  DEFAULT_SIZES,
+  parseInteger,
+  parseShare,
+  parseSizes,
+  pickedModels,
+} from './options';
+import { ResultTable } from './ResultTable';
+import { useSavedState } from './savedState';
+import { calibrationChartData, meanSd } from './shape';
+import type { SectionProps } from './types';
+
+function CalibrateResults({ result }: { result: CalibrateResult }) {
+  const render = useCallback(() => calibrationChart(calibrationChartData(result)), [result]);
+  return (
+    <>
+      <ResultTable
+        caption="Held-out binary metrics of new LLMs by calibration fleet size"
+        name="fig3b-calibration"
+        rows={result.rows}
+        rowKey={(r) => `${r.model}-${r.size}`}
+        columns={[
+          { label: 'Model', cell: (r) => r.model },
+          { label: 'n', numeric: true, cell: (r) => r.sizeLabel },
+          {
+            label: 'Binary log-loss',
+            numeric: true,
+            cell: (r) => meanSd(r.binaryLogLoss_mean, r.binaryLogLoss_sd),
+          },
+          {
+            label: 'Brier',
+            numeric: true,
+            cell: (r) => meanSd(r.binaryBrier_mean, r.binaryBrier_sd),
+          },
+          {
+            label: 'Binary acc.',
+            numeric: true,
+            cell: (r) => meanSd(r.binaryAcc_mean, r.binaryAcc_sd),
+          },
+          { label: 'Draws', numeric: true, cell: (r) => r.draws },
+        ]}
+        csvRows={() => result.rows}
+      />
+      <Chart render={render} name="fig3b-calibration" heading="Log-loss against fleet size" />
+    </>
+  );
+}
+
+/** Fig. 3b: how well a bank calibrated on n LLMs predicts new ones. */
+export function CalibrateSection({ ds, fitSettings, busy }: SectionProps) {
+  const [models, setModels] = useSavedState<ModelType[]>('calibrate.models', [...CURVE_MODELS]);
+  const [sizes, setSizes] = useSavedState('calibrate.sizes', DEFAULT_SIZES);
+  const [draws, setDraws] = useSavedState('calibrate.draws', '3');
+  const [heldOut, setHeldOut] = useSavedState('calibrate.heldOut', '0.25');
+  const [seed, setSeed] = useSavedState('calibrate.seed', '1');
+  const [channel, setChannel] = useSavedState<'option' | 'binary'>('calibrate.channel', 'option');
+  const run = useSectionRun(
+    ds,
+    'calibrate',
+    () => {
+      const n = parseInteger(draws, 'Draws', 1);
+      return {
+        req: {
+          kind: 'calibrate',
+          models: pickedModels(models, MODEL_TYPES),
+          sizes: parseSizes(sizes),
+          draws: n,
+          heldOut: parseShare(heldOut, 'Held-out share'),
+          seed: parseInteger(seed, 'Seed', 0),
+          scoreChannel: channel,
+          fitSettings,
+        },
+        about: `${n} draws, new LLMs scored from ${channel === 'option' ? 'full responses' : 'correctness'}`,
+      };
+    },
+    busy,
+  );
+  const result = run.state.reply?.result;
+  return (
+    <EvalSection
+      kind="calibrate"
+      title="Calibration with fewer LLMs"
+      paper="Fig. 3b"
+      run={run}
+      options={
+        <>
+          <ModelChecks legend="Models" all={MODEL_TYPES} picked={models} onChange={setModels} />
+          <div className="form-grid">
+            <Field label="Fleet sizes">
+              <input type="text" value={sizes} onChange={(e) => setSizes(e.target.value)} />
+            </Field>
+            <Field label="Draws">
+              <input
+                type="number"
+                min={1}
+                value={draws}
+                onChange={(e) => setDraws(e.target.value)}
+              />
+            </Field>
+            <Field label="Held-out share">
+              <input type="text" value={heldOut} onChange={(e) => setHeldOut(e.target.value)} />
+            </Field>
+            <Field label="Seed">
+              <input type="number" min={0} value={seed} onChange={(e) => setSeed(e.target.value)} />
+            </Field>
+            <Field label="Score new LLMs from">
+              <select
+                value={channel}
+                onChange={(e) => setChannel(e.target.value as 'option' | 'binary')}
+              >
+                <option value="option">the full option response</option>
+                <option value="binary">correctness only</option>
+              </select>
+            </Field>
+          </div>
+        </>
+      }
+      results={result && <CalibrateResults result={result} />}
+    >
+      In each draw a share of the LLMs is held out as new LLMs; banks are calibrated on the first n
+      of the others, each new LLM is scored from half its items and its correctness predicted on the
+      other half. &quot;all&quot; is the whole calibration pool.
+    </EvalSection>
+  );
+}

@@ -1,0 +1,130 @@
+import { useCallback } from 'react';
+import { compressionChart } from '../../../charts/compression';
+import type { CompressResult } from '../../../core/bank/compress';
+import { MODEL_TYPES, type ModelType } from '../../../core/model/types';
+import { Chart } from '../../components/Chart';
+import { Field } from '../../components/Field';
+import { EvalSection, useSectionRun } from './EvalSection';
+import { ModelChecks } from './ModelChecks';
+import {
+  CURVE_MODELS,
+  DEFAULT_BUDGETS,
+  parseBudgets,
+  parseInteger,
+  parseShare,
+  pickedModels,
+} from './options';
+import { ResultTable } from './ResultTable';
+import { useSavedState } from './savedState';
+import { compressionChartData, meanSd } from './shape';
+import type { SectionProps } from './types';
+
+function CompressResults({ result, target }: { result: CompressResult; target: number }) {
+  const render = useCallback(
+    () => compressionChart(compressionChartData(result, target)),
+    [result, target],
+  );
+  const models = Object.keys(result.smallestK);
+  return (
+    <>
+      <ul className="plain" data-testid="smallest-k">
+        {models.map((m) => (
+          <li key={m}>
+            <strong>{m}</strong>: smallest k with τ ≥ {target} is{' '}
+            {result.smallestK[m] ?? 'none of the budgets'} (mean over folds), pooled{' '}
+            {result.smallestKPooled[m] ?? 'none'}
+          </li>
+        ))}
+      </ul>
+      <ResultTable
+        caption="Kendall τ of adaptive-test rankings against the whole bank"
+        name="fig3a-compression"
+        rows={result.rows}
+        rowKey={(r) => `${r.model}-${r.k}`}
+        columns={[
+          { label: 'Model', cell: (r) => r.model },
+          { label: 'k', numeric: true, cell: (r) => r.k },
+          {
+            label: 'τ (mean ± sd over folds)',
+            numeric: true,
+            cell: (r) => meanSd(r.tau_mean, r.tau_sd),
+          },
+          { label: 'τ pooled', numeric: true, cell: (r) => r.tau_pooled.toFixed(3) },
+          { label: 'Folds', numeric: true, cell: (r) => r.folds },
+        ]}
+        csvRows={() => result.rows}
+      />
+      <Chart render={render} name="fig3a-compression" heading="τ against the item budget" />
+    </>
+  );
+}
+
+/** Fig. 3a: how few adaptively chosen items rank new LLMs like the whole bank. */
+export function CompressSection({ ds, fitSettings, busy }: SectionProps) {
+  const [models, setModels] = useSavedState<ModelType[]>('compress.models', [...CURVE_MODELS]);
+  const [folds, setFolds] = useSavedState('compress.folds', '5');
+  const [seed, setSeed] = useSavedState('compress.seed', '1');
+  const [budgets, setBudgets] = useSavedState('compress.budgets', DEFAULT_BUDGETS);
+  const [target, setTarget] = useSavedState('compress.target', '0.85');
+  const run = useSectionRun(
+    ds,
+    'compress',
+    () => {
+      const picked = pickedModels(models, MODEL_TYPES);
+      const k = parseInteger(folds, 'Folds', 2);
+      return {
+        req: {
+          kind: 'compress',
+          models: picked,
+          folds: k,
+          seed: parseInteger(seed, 'Seed', 0),
+          budgets: parseBudgets(budgets),
+          tauTarget: parseShare(target, 'τ target', 0, 1.000001),
+          fitSettings,
+        },
+        about: `${k} folds over LLMs`,
+      };
+    },
+    busy,
+  );
+  const { reply, request } = run.state;
+  return (
+    <EvalSection
+      kind="compress"
+      title="Compression"
+      paper="Fig. 3a"
+      run={run}
+      options={
+        <>
+          <ModelChecks legend="Models" all={MODEL_TYPES} picked={models} onChange={setModels} />
+          <div className="form-grid">
+            <Field label="Folds">
+              <input
+                type="number"
+                min={2}
+                value={folds}
+                onChange={(e) => setFolds(e.target.value)}
+              />
+            </Field>
+            <Field label="Seed">
+              <input type="number" min={0} value={seed} onChange={(e) => setSeed(e.target.value)} />
+            </Field>
+            <Field label="Item budgets">
+              <input type="text" value={budgets} onChange={(e) => setBudgets(e.target.value)} />
+            </Field>
+            <Field label="τ target">
+              <input type="text" value={target} onChange={(e) => setTarget(e.target.value)} />
+            </Field>
+          </div>
+        </>
+      }
+      results={
+        reply && request && <CompressResults result={reply.result} target={request.tauTarget} />
+      }
+    >
+      Folds over LLMs: a bank is calibrated on the other LLMs, each held-out LLM takes an adaptive
+      test, and its ranking by θ from the first k items is compared with its ranking by the whole
+      bank (Kendall τ). Budgets above the item count are capped at it.
+    </EvalSection>
+  );
+}

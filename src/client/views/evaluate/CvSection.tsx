@@ -1,0 +1,97 @@
+import { useCallback } from 'react';
+import { cvMetricsChart } from '../../../charts/cvMetrics';
+import type { CrossValidateResult } from '../../../core/eval/cv';
+import type { ModelType } from '../../../core/model/types';
+import { Chart } from '../../components/Chart';
+import { Field } from '../../components/Field';
+import { EvalSection, useSectionRun } from './EvalSection';
+import { ModelChecks } from './ModelChecks';
+import { CV_MODELS, parseInteger, pickedModels } from './options';
+import { ResultTable } from './ResultTable';
+import { useSavedState } from './savedState';
+import { CV_METRICS, cvChartData, meanSd } from './shape';
+import type { SectionProps } from './types';
+
+function CvResults({ result }: { result: CrossValidateResult }) {
+  const render = useCallback(() => cvMetricsChart(cvChartData(result)), [result]);
+  return (
+    <>
+      <ResultTable
+        caption={`Held-out prediction: mean ± sd over ${result.folds} folds`}
+        name="table1-held-out-prediction"
+        rows={result.summary}
+        rowKey={(r) => r.model}
+        columns={[
+          { label: 'Model', cell: (r) => r.model },
+          ...CV_METRICS.map((m) => ({
+            label: m.label,
+            numeric: true,
+            cell: (r: (typeof result.summary)[number]) =>
+              meanSd(r[`${m.key}_mean`], r[`${m.key}_sd`]),
+          })),
+        ]}
+        csvRows={() => result.summary}
+      />
+      <Chart render={render} name="cv-metrics" heading="Held-out prediction per model" />
+    </>
+  );
+}
+
+/** Table 1: cell-level K-fold prediction of held-out responses, per model. */
+export function CvSection({ ds, fitSettings, busy }: SectionProps) {
+  const [models, setModels] = useSavedState<ModelType[]>('cv.models', [...CV_MODELS]);
+  const [folds, setFolds] = useSavedState('cv.folds', '5');
+  const [seed, setSeed] = useSavedState('cv.seed', '1');
+  const run = useSectionRun(
+    ds,
+    'cv',
+    () => {
+      const picked = pickedModels(models, CV_MODELS);
+      const k = parseInteger(folds, 'Folds', 2);
+      return {
+        req: {
+          kind: 'cv',
+          models: picked,
+          folds: k,
+          seed: parseInteger(seed, 'Seed', 0),
+          fitSettings,
+        },
+        about: `${k} folds × ${picked.length} models`,
+      };
+    },
+    busy,
+  );
+  const result = run.state.reply?.result;
+  return (
+    <EvalSection
+      kind="cv"
+      title="Held-out prediction"
+      paper="Table 1"
+      run={run}
+      options={
+        <>
+          <ModelChecks legend="Models" all={CV_MODELS} picked={models} onChange={setModels} />
+          <div className="form-grid">
+            <Field label="Folds">
+              <input
+                type="number"
+                min={2}
+                value={folds}
+                onChange={(e) => setFolds(e.target.value)}
+              />
+            </Field>
+            <Field label="Seed">
+              <input type="number" min={0} value={seed} onChange={(e) => setSeed(e.target.value)} />
+            </Field>
+          </div>
+        </>
+      }
+      results={result && <CvResults result={result} />}
+    >
+      The observed (LLM, item) cells are split into folds; each model is fitted without one fold and
+      predicts it. Option metrics score the predicted answer distribution, binary metrics the
+      predicted P(key). {`${folds}`} folds × {models.length} models ={' '}
+      {Number(folds) * models.length || '?'} fits.
+    </EvalSection>
+  );
+}

@@ -1,0 +1,88 @@
+import { useId, type ReactNode } from 'react';
+import type { Dataset } from '../../../core/data/types';
+import type { EvalKind, EvalRequest } from '../../../worker/evaluateProtocol';
+import { toUiError } from '../../errors';
+import { RunControls } from './RunControls';
+import { evalRuns, useEvalRun, useRunningEvaluation, type RunState } from './runs';
+
+/** What a section's Run button starts: the request, and a few words on what it reads. */
+export interface Planned<K extends EvalKind> {
+  req: Extract<EvalRequest, { kind: K }>;
+  about?: string;
+}
+
+/** A section's run state, and Run / Cancel wired to the shared runs. */
+export function useSectionRun<K extends EvalKind>(
+  ds: Dataset,
+  kind: K,
+  plan: () => Planned<K>,
+  busy: boolean,
+): SectionRun<K> {
+  const state = useEvalRun(ds, kind);
+  const running = useRunningEvaluation();
+  const blocked = busy
+    ? 'Wait for the running load or fit.'
+    : running && running !== kind
+      ? `Another evaluation (${running}) is running.`
+      : null;
+  const run = () => {
+    let planned: Planned<K>;
+    try {
+      planned = plan();
+    } catch (e) {
+      evalRuns.fail(ds, kind, toUiError(e, 'Check the settings'));
+      return;
+    }
+    void evalRuns.start(ds, planned.req, planned.about ?? null);
+  };
+  return { state, blocked, run, cancel: () => evalRuns.cancel() };
+}
+
+/**
+ * One evaluation: heading, what it does, its settings, Run / Cancel with
+ * progress, and its results once done. `data-state` is the run's status.
+ */
+export interface SectionRun<K extends EvalKind> {
+  state: RunState<K>;
+  blocked: string | null;
+  run: () => void;
+  cancel: () => void;
+}
+
+export function EvalSection<K extends EvalKind>({
+  kind,
+  title,
+  paper,
+  children,
+  options,
+  results,
+  run,
+}: {
+  kind: K;
+  title: string;
+  /** Where the paper reports it ('Table 1'). */
+  paper: string;
+  /** What the evaluation does, in a sentence or two. */
+  children: ReactNode;
+  options: ReactNode;
+  results: ReactNode;
+  run: SectionRun<K>;
+}) {
+  const id = useId();
+  return (
+    <section
+      className="panel eval-section"
+      data-testid={`eval-${kind}`}
+      data-state={run.state.status}
+      aria-labelledby={`${id}-h`}
+    >
+      <h2 id={`${id}-h`}>
+        {title} <span className="muted">({paper})</span>
+      </h2>
+      <div className="eval-about muted">{children}</div>
+      <div className="eval-options">{options}</div>
+      <RunControls state={run.state} onRun={run.run} onCancel={run.cancel} blocked={run.blocked} />
+      {run.state.status === 'done' && results}
+    </section>
+  );
+}

@@ -1,0 +1,102 @@
+import { useCallback } from 'react';
+import { distractorsByBenchmarkChart } from '../../../charts/distractorsByBenchmark';
+import { formatGain, infoByBenchmarkChart } from '../../../charts/infoByBenchmark';
+import type { BenchmarkInfoRow } from '../../../core/eval/info';
+import type { FitJson } from '../../../core/fit/types';
+import { Chart } from '../../components/Chart';
+import { fmtNum } from '../../components/DataTable';
+import { fmtPercent } from '../../format';
+import { EvalSection, useSectionRun } from './EvalSection';
+import { ResultTable } from './ResultTable';
+import type { SectionProps } from './types';
+
+function InfoResults({ rows }: { rows: BenchmarkInfoRow[] }) {
+  const renderInfo = useCallback(
+    () =>
+      infoByBenchmarkChart(
+        rows.map((r) => ({ benchmark: r.benchmark, binary: r.infoBinary, wrong: r.infoWrong })),
+      ),
+    [rows],
+  );
+  const renderDist = useCallback(
+    () =>
+      distractorsByBenchmarkChart(
+        rows.map((r) => ({
+          benchmark: r.benchmark,
+          meanInformative: r.informativeDistractors,
+          items: r.items,
+        })),
+      ),
+    [rows],
+  );
+  return (
+    <>
+      <ResultTable
+        caption="Information and informative distractors per benchmark"
+        name="fig2-info-by-benchmark"
+        rows={rows}
+        rowKey={(r, i) => `${i}-${r.benchmark}`}
+        columns={[
+          { label: 'Benchmark', cell: (r) => r.benchmark },
+          { label: 'Items', numeric: true, cell: (r) => r.items },
+          { label: 'I binary', numeric: true, cell: (r) => fmtNum(r.infoBinary) },
+          { label: 'I wrong', numeric: true, cell: (r) => fmtNum(r.infoWrong) },
+          { label: 'Gain', numeric: true, cell: (r) => formatGain(r.gainPct) },
+          {
+            label: 'Informative distractors / item',
+            numeric: true,
+            cell: (r) => fmtNum(r.informativeDistractors, 2),
+          },
+          {
+            label: 'Items with one or more',
+            numeric: true,
+            cell: (r) => fmtPercent(r.shareWithInformative, 0),
+          },
+        ]}
+        csvRows={() => rows}
+      />
+      <div className="chart-pair">
+        <Chart render={renderInfo} name="fig2a-info-by-benchmark" heading="Information per item" />
+        <Chart
+          render={renderDist}
+          name="fig2b-distractors-by-benchmark"
+          heading="Informative distractors per item"
+        />
+      </div>
+    </>
+  );
+}
+
+/** Figs 2a/2b: what distractor identity adds, per benchmark, from the fit on show. */
+export function InfoSection({
+  ds,
+  busy,
+  fit,
+  fitLabel,
+}: Omit<SectionProps, 'fitSettings'> & { fit: FitJson; fitLabel: string }) {
+  const run = useSectionRun(
+    ds,
+    'info',
+    () => ({ req: { kind: 'info', fit }, about: `from ${fitLabel}` }),
+    busy,
+  );
+  const result = run.state.reply?.result;
+  return (
+    <EvalSection
+      kind="info"
+      title="Information and distractors"
+      paper="Figs 2a, 2b"
+      run={run}
+      options={
+        <p className="small">
+          Reads the fit on show: <strong>{fitLabel}</strong>.
+        </p>
+      }
+      results={result && <InfoResults rows={result} />}
+    >
+      Per benchmark, the mean item information in correctness and what the identity of the wrong
+      option adds (averaged over the fitted θ), and how many distractors are the most likely answer
+      somewhere in θ ∈ [−4, 4].
+    </EvalSection>
+  );
+}

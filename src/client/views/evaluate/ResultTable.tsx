@@ -1,0 +1,72 @@
+import type { ReactNode } from 'react';
+import { toCsv } from '../../../charts/csv';
+import { downloadBlob } from '../../../charts/export';
+import { slug } from '../../slug';
+
+export interface ResultColumn<T> {
+  label: ReactNode;
+  cell: (row: T) => ReactNode;
+  numeric?: boolean;
+}
+
+/**
+ * A small results table whose CSV export writes `csvRows`: the core's records,
+ * unrounded, with the same columns as the CLI's output.
+ */
+export function ResultTable<T>({
+  caption,
+  name,
+  rows,
+  rowKey,
+  columns,
+  csvRows,
+}: {
+  caption: string;
+  /** CSV file name without extension. */
+  name: string;
+  rows: T[];
+  rowKey: (row: T, i: number) => string;
+  columns: ResultColumn<T>[];
+  /** The core's records (plain objects of numbers and strings). */
+  csvRows: () => readonly object[];
+}) {
+  const exportCsv = () => {
+    const csv = toCsv(csvRows() as Record<string, unknown>[]);
+    downloadBlob(new Blob([csv], { type: 'text/csv' }), `${slug(name)}.csv`);
+  };
+  return (
+    <div className="data-table eval-table">
+      <div className="table-tools">
+        <span className="muted">{rows.length} rows</span>
+        <button type="button" className="small" onClick={exportCsv}>
+          CSV
+        </button>
+      </div>
+      <div className="table-scroll" tabIndex={0} role="region" aria-label={caption}>
+        <table>
+          <caption className="sr-only">{caption}</caption>
+          <thead>
+            <tr>
+              {columns.map((c, j) => (
+                <th key={j} className={c.numeric ? 'num' : undefined} scope="col">
+                  {c.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r, i) => (
+              <tr key={rowKey(r, i)} data-row={rowKey(r, i)}>
+                {columns.map((c, j) => (
+                  <td key={j} className={c.numeric ? 'num' : undefined}>
+                    {c.cell(r)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
