@@ -81,15 +81,21 @@ test('loaded files and the fits kept (not removed ones) come back after a reload
   await page.getByRole('button', { name: /^Remove .*nrm-soft/ }).click();
   await expect(fitRadios(page)).toHaveCount(1);
 
-  await page.reload();
+  // A plain visit: something is saved, so it is restored and the demo stays away.
+  await page.goto('/');
   await waitState(page, 'fitted');
   await expect(page.getByTestId('session-restored')).toBeVisible();
   await expect(fitRadios(page)).toHaveCount(1);
   await expect(page.getByRole('radio', { name: /2pl/ })).toBeChecked();
   await expect(page.getByTestId('item-detail')).toContainText('Spending on training');
-  // ?nodemo kept the demo away; the files' names are listed as loaded.
   await page.getByText(/^Files \(2\)/).click();
   await expect(page.getByTestId('summary')).toContainText('econ-reading.wide.csv');
+
+  // ?nodemo is a clean slate: nothing restored.
+  await page.goto('/?nodemo');
+  await expect(session(page)).toHaveAttribute('data-session', 'none');
+  await waitState(page, 'empty');
+  await expect(page.getByTestId('session-restored')).toHaveCount(0);
 });
 
 test('a reload mid-fit offers "Resume fit (step N)", which warm-starts from the checkpoint', async ({
@@ -112,7 +118,7 @@ test('a reload mid-fit offers "Resume fit (step N)", which warm-starts from the 
   // Checkpoints land every 100 steps (at most one a second).
   const cpLine = page.getByTestId('checkpoint');
   await expect(cpLine).toHaveAttribute('data-step', /^[1-9]\d{2,}$/, { timeout: 30_000 });
-  await page.reload();
+  await page.goto('/'); // ?nodemo would start empty
 
   await waitState(page, 'fitted');
   const offer = page.getByTestId('resume-offer');
@@ -162,7 +168,7 @@ test('a cancelled fit leaves no checkpoint; "Discard" drops an interrupted one',
 
   await page.getByRole('button', { name: 'Fit', exact: true }).click();
   await expect(page.getByTestId('checkpoint')).toBeVisible({ timeout: 30_000 });
-  await page.reload();
+  await page.goto('/'); // ?nodemo would start empty
   await waitState(page, 'loaded');
   await page.getByTestId('resume-offer').getByRole('button', { name: 'Discard' }).click();
   await expect(page.getByTestId('resume-offer')).toHaveCount(0);

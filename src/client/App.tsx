@@ -10,14 +10,14 @@ import { useCheckpointSink, useSession } from './persist/useSession';
 import { useWorkbench } from './useWorkbench';
 import { Results } from './views/Results';
 
-/** `?nodemo` starts empty instead of loading and fitting the demo. */
+/** `?nodemo` starts empty: no demo, and no saved session restored (a clean slate for tests). */
 const startWithDemo = () => !new URLSearchParams(window.location.search).has('nodemo');
 
 export function App() {
   const [settings, setSettings] = useState<FitSettings>(DEFAULT_SETTINGS);
   const sink = useCheckpointSink();
   const wb = useWorkbench(DEFAULT_SETTINGS, sink.onCheckpoint);
-  const session = useSession(wb, sink, setSettings);
+  const session = useSession(wb, sink, setSettings, startWithDemo());
   const { state, loadDemo } = wb;
 
   // The demo loads only on a first visit: when nothing saved was restored.

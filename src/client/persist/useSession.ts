@@ -60,6 +60,8 @@ export function useSession(
   wb: Workbench,
   sink: ReturnType<typeof useCheckpointSink>,
   onSettings: (s: FitSettings) => void,
+  /** False to start empty whatever is saved (the store is overwritten by the next load). */
+  restore = true,
 ): SessionView {
   const [status, setStatus] = useState<SessionStatus>('checking');
   const [restoredFrom, setRestoredFrom] = useState<number | null>(null);
@@ -88,6 +90,11 @@ export function useSession(
   useEffect(() => {
     if (started.current) return;
     started.current = true;
+    if (!restore) {
+      // Not a setState in the effect body: resolve first, like a read of the store.
+      void Promise.resolve().then(() => setStatus('none'));
+      return;
+    }
     loadSession().then(
       (session) => {
         const now = wbRef.current;
@@ -109,7 +116,7 @@ export function useSession(
         setStatus('unavailable');
       },
     );
-  }, [onSettings]);
+  }, [onSettings, restore]);
 
   // Mirror the data and the list of fits into the store.
   useEffect(() => {
