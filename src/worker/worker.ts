@@ -174,6 +174,7 @@ const api = {
   ping(): true {
     return true;
   },
+  bench: async (c: import('./bench').BenchCall) => (await import('./bench')).runBench(c),
 
   /**
    * Fails on purpose so tests can exercise recovery: 'crash' throws outside any

@@ -1,0 +1,302 @@
+/**
+ * Benchmark operations run inside the compute worker, for `bench/browser/run.ts`
+ * (headless Chromium, production build). Loaded on demand by `worker.ts`'s
+ * `bench` method, so the app never loads this module in normal use. It keeps
+ * its own simulated data set and never touches the one the app loaded.
+ */
+import { loadDataset } from '../core/data/load';
+import type { Dataset } from '../core/data/types';
+import { writeWideCsv } from '../core/data/write';
+import { createEngine, probeEnvironment } from '../core/engines/select';
+import type { Engine, EngineName } from '../core/engines/types';
+import { fitDataset, FUSED_HANDLE, type EngineHandle } from '../core/fit/fit';
+import { makeObjective, pose } from '../core/fit/pose';
+import type { FitProgress, FitSettings, TracePoint } from '../core/fit/types';
+import { simulateNominal } from '../core/model/simulate';
+import type { ModelType } from '../core/model/types';
+import { pickEngine, resolveChoice } from './engines';
+
+/**
+ * An engine as the benchmark names it: an engine name, created directly (so
+ * 'fused' is the single-threaded loop), or 'fused-app': what the app's fit
+ * runs for 'fused', spread over shard workers when the data set is big enough.
+ */
+export type BenchEngine = EngineName | 'fused-app';
+
+/** One benchmark operation; each answers with the matching entry of `BenchReplies`. */
+export type BenchCall =
+  | { op: 'environment' }
+  | { op: 'simulate'; J: number; I: number; seed: number }
+  | { op: 'passes'; engines: BenchEngine[]; model?: ModelType; minMs?: number; maxReps?: number }
+  | { op: 'parse' }
+  | {
+      op: 'fit';
+      label: string;
+      settings: Partial<FitSettings>;
+      /** 'fused' (default): the single-threaded loop; 'fused-app': as the app runs it. */
+      engine?: 'fused' | 'fused-app';
+      maxSeconds?: number;
+    }
+  | { op: 'drop' };
+
+export interface BenchEnvironment {
+  userAgent: string;
+  hardwareConcurrency: number;
+  crossOriginIsolated: boolean;
+  /** What `auto` picks here, and why (names a software adapter if there is one). */
+  auto: { name: EngineName; reason: string };
+  webgpuAdapter: string | null;
+  webglRenderer: string | null;
+}
+
+export interface BenchSimulated {
+  J: number;
+  I: number;
+  Kmax: number;
+  meanK: number;
+  nCells: number;
+  /** Observed probabilities stored (cells × options, without padding). */
+  nValues: number;
+  seconds: number;
+}
+
+export interface BenchPass {
+  engine: BenchEngine;
+  /** How it ran (e.g. "spread over 2 shard workers"), when the engine says. */
+  detail?: string;
+  /** Mean ms per loss+gradient pass after one warm-up pass; null when unavailable. */
+  ms: number | null;
+  reps: number;
+  /** Engine creation (uploads, compilation) plus the warm-up pass. */
+  setupMs: number;
+  error?: string;
+}
+
+export interface BenchParse {
+  bytes: number;
+  rows: number;
+  /** Writing the wide CSV text (not part of the throughput). */
+  writeSeconds: number;
+  /** Parsing the Blob with the app's loader and 1 MiB chunks, as the worker's `load` does. */
+  seconds: number;
+  mbPerSecond: number;
+}
+
+export interface BenchFit {
+  label: string;
+  /** fit.json's engineReason: which engine ran, and how. */
+  engineReason: string;
+  finished: boolean;
+  passes: number;
+  steps: number;
+  seconds: number;
+  crossEntropy: number;
+  objective: number;
+  converged: boolean;
+  trace: TracePoint[];
+  error?: string;
+}
+
+export interface BenchReplies {
+  environment: BenchEnvironment;
+  simulate: BenchSimulated;
+  passes: BenchPass[];
+  parse: BenchParse;
+  fit: BenchFit;
+  drop: true;
+}
+
+let data: Dataset | null = null;
+
+function need(): Dataset {
+  if (!data) throw new Error('bench: simulate a data set first');
+  return data;
+}
+
+const now = () => performance.now();
+
+function timeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const t = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([p, t]).finally(() => clearTimeout(timer));
+}
+
+async function environment(): Promise<BenchEnvironment> {
+  const env = await probeEnvironment();
+  const a = env.webgpuAdapter;
+  return {
+    userAgent: navigator.userAgent,
+    hardwareConcurrency: navigator.hardwareConcurrency,
+    crossOriginIsolated: self.crossOriginIsolated,
+    auto: await resolveChoice('auto'),
+    webgpuAdapter: a
+      ? [a.vendor, a.architecture, a.description].filter(Boolean).join(' ') +
+        (a.isFallbackAdapter ? ' (fallback adapter)' : '')
+      : null,
+    webglRenderer: env.webgl2?.renderer ?? null,
+  };
+}
+
+function simulate(J: number, I: number, seed: number): BenchSimulated {
+  data = null; // let a previous data set go before allocating the next
+  const t0 = now();
+  const sim = simulateNominal({ J, I, seed, concentration: 50 });
+  data = sim.data;
+  let sumK = 0;
+  for (let i = 0; i < I; i++) sumK += data.nOptions[i];
+  let nCells = 0;
+  for (const o of data.observed) nCells += o;
+  return {
+    J,
+    I,
+    Kmax: data.Kmax,
+    meanK: sumK / I,
+    nCells,
+    nValues: J * sumK,
+    seconds: (now() - t0) / 1000,
+  };
+}
+
+/** ms per loss+gradient pass at the documented start, for each engine in turn. */
+async function passes(
+  engines: BenchEngine[],
+  model: ModelType,
+  minMs: number,
+  maxReps: number,
+): Promise<BenchPass[]> {
+  const ds = need();
+  const rows: BenchPass[] = [];
+  for (const name of engines) {
+    const t0 = now();
+    let engine: Engine | null = null;
+    try {
+      const posed = pose(ds, { model, mode: 'default' });
+      const create =
+        name === 'fused'
+          ? createEngine(posed.problem, 'fused')
+          : pickEngine(name === 'fused-app' ? 'fused' : name).then((h) => h.create(posed.problem));
+      engine = await timeout(create, 180_000, `${name} set-up`);
+      const obj = makeObjective(posed, engine);
+      const g = new Float64Array(posed.x0.length);
+      await timeout(obj.f(posed.x0, g), 180_000, `${name} first pass`);
+      const setupMs = now() - t0;
+      let reps = 0;
+      const t = now();
+      while (reps < 2 || (now() - t < minMs && reps < maxReps)) {
+        await obj.f(posed.x0, g);
+        reps++;
+      }
+      rows.push({ engine: name, detail: engine.detail, ms: (now() - t) / reps, reps, setupMs });
+    } catch (e) {
+      rows.push({ engine: name, ms: null, reps: 0, setupMs: now() - t0, error: String(e) });
+    } finally {
+      engine?.dispose();
+    }
+  }
+  return rows;
+}
+
+/** Parse throughput of the app's loader on the simulated data set written as a wide CSV. */
+async function parse(): Promise<BenchParse> {
+  const ds = need();
+  const t0 = now();
+  const blob = new Blob([writeWideCsv(ds)], { type: 'text/csv' });
+  const writeSeconds = (now() - t0) / 1000;
+  let rows = 0;
+  const t1 = now();
+  const back = await loadDataset([{ name: 'bench.wide.csv', blob }], {
+    chunkSize: 1 << 20,
+    onProgress: (_bytes, r) => (rows = r),
+  });
+  const seconds = (now() - t1) / 1000;
+  if (back.J !== ds.J || back.I !== ds.I)
+    throw new Error(`bench: read back ${back.J} × ${back.I}, wrote ${ds.J} × ${ds.I}`);
+  return { bytes: blob.size, rows, writeSeconds, seconds, mbPerSecond: blob.size / 1e6 / seconds };
+}
+
+/** One fit on the fused engine; stopped (finished: false) after `maxSeconds`. */
+async function fit(
+  label: string,
+  settings: Partial<FitSettings>,
+  which: 'fused' | 'fused-app',
+  maxSeconds: number,
+): Promise<BenchFit> {
+  const ds = need();
+  const handle: EngineHandle = which === 'fused' ? FUSED_HANDLE : await pickEngine('fused');
+  const ac = new AbortController();
+  // A non-finite delay would fire at once.
+  const timer = Number.isFinite(maxSeconds)
+    ? setTimeout(() => ac.abort(), maxSeconds * 1000)
+    : undefined;
+  let last: FitProgress | null = null;
+  let logged = 0;
+  const t0 = now();
+  try {
+    const json = await fitDataset(ds, settings, {
+      engine: handle,
+      signal: ac.signal,
+      onProgress: (p) => {
+        last = p;
+        if (p.elapsedMs - logged >= 30_000) {
+          logged = p.elapsedMs;
+          console.log(
+            `[bench] ${label}: step ${p.step}, ${p.passes} passes, objective ` +
+              `${p.objective.toFixed(1)}, ${(p.elapsedMs / 1000).toFixed(0)} s`,
+          );
+        }
+      },
+    });
+    return {
+      label,
+      engineReason: json.engineReason,
+      finished: true,
+      passes: json.passes,
+      steps: json.steps,
+      seconds: json.seconds,
+      crossEntropy: json.crossEntropy,
+      objective: json.objective,
+      converged: json.converged,
+      trace: json.trace,
+    };
+  } catch (e) {
+    const p = last as FitProgress | null;
+    return {
+      label,
+      engineReason: handle.reason,
+      finished: false,
+      passes: p?.passes ?? 0,
+      steps: p?.step ?? 0,
+      seconds: (now() - t0) / 1000,
+      crossEntropy: NaN,
+      objective: p?.objective ?? NaN,
+      converged: false,
+      trace: [],
+      error: ac.signal.aborted ? `stopped after ${maxSeconds} s` : String(e),
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Runs one benchmark operation (see `BenchCall`). */
+export async function runBench<C extends BenchCall>(call: C): Promise<BenchReplies[C['op']]> {
+  type R = BenchReplies[C['op']];
+  const c = call as BenchCall;
+  switch (c.op) {
+    case 'environment':
+      return (await environment()) as R;
+    case 'simulate':
+      return simulate(c.J, c.I, c.seed) as R;
+    case 'passes':
+      return (await passes(c.engines, c.model ?? 'llmnrm', c.minMs ?? 2000, c.maxReps ?? 50)) as R;
+    case 'parse':
+      return (await parse()) as R;
+    case 'fit':
+      return (await fit(c.label, c.settings, c.engine ?? 'fused', c.maxSeconds ?? Infinity)) as R;
+    case 'drop':
+      data = null;
+      return true as R;
+  }
+}
