@@ -16,6 +16,7 @@ import type { WorkerApi } from '../worker/worker';
 import { AbortError, abortError, WorkerCrashedError } from './errors';
 
 export { abortError, isAbort, WorkerCrashedError } from './errors';
+import type { DerivedReply } from '../worker/derive';
 
 /** Timings of the bridge's safety nets, in ms. */
 export interface BridgeTimings {
@@ -102,6 +103,11 @@ export class WorkerBridge {
     return this.call<EvalReply>(signal, (api, id) =>
       api.evaluate(req, Comlink.proxy(onProgress), id),
     );
+  }
+
+  /** Item statistics and flags of a fit of the loaded data, computed in the worker. */
+  derive(signal: AbortSignal, fit: FitJson): Promise<DerivedReply> {
+    return this.call<DerivedReply>(signal, (api) => api.derive(fit));
   }
 
   /** Runs item-bank calls (worker/bank.ts) in the same queue as load and fit. */

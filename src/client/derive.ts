@@ -3,8 +3,6 @@
  * plain arrays in, plain arrays out, no DOM. Assumes `fit.items[i]` is
  * `ds.itemIds[i]` and `fit.llms[j]` is `ds.llmIds[j]` (see `fitio.ts`).
  */
-import type { BenchmarkInfo } from '../charts/infoByBenchmark';
-import type { BenchmarkDistractors } from '../charts/distractorsByBenchmark';
 import type { Dataset } from '../core/data/types';
 import type { FitJson, ItemResult } from '../core/fit/types';
 import {
@@ -17,6 +15,22 @@ import {
 import { isBinary } from '../core/model/types';
 import { argmaxAt } from '../core/model/cells';
 import { binaryItemOf as binaryItem } from '../core/fit/info';
+
+/**
+ * Per-benchmark rows, shaped as the infoByBenchmark and distractorsByBenchmark
+ * charts read them (declared here, not imported, so the worker, which computes
+ * these, never type-checks DOM chart code).
+ */
+export interface BenchmarkInfo {
+  benchmark: string;
+  binary: number;
+  wrong: number;
+}
+export interface BenchmarkDistractors {
+  benchmark: string;
+  meanInformative: number;
+  items: number;
+}
 
 /** One row of the items table. */
 export interface ItemRow {

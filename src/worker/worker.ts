@@ -15,6 +15,7 @@ import {
   type ResumeFrom,
 } from './checkpoint';
 import { createBankApi } from './bank';
+import { deriveInWorker, type DerivedReply } from './derive';
 import { pickEngine, resolveChoice } from './engines';
 import { keepErrorFields } from './errorTransfer';
 import { runEvaluation } from './evaluate';
@@ -59,6 +60,16 @@ function release(cb: unknown): void {
 }
 
 const api = {
+  /**
+   * Item statistics and quality flags of `fit` on the data set loaded last,
+   * computed here so the main thread never blocks on them (hundreds of ms for
+   * thousands of items). Rejects if the fit is not of this data set.
+   */
+  async derive(fit: FitJson): Promise<DerivedReply> {
+    if (!dataset) throw new Error('no data set loaded');
+    return deriveInWorker(fit, dataset);
+  },
+
   /** Item banks: new LLMs in their own slot, scoring, adaptive tests (see bank.ts). */
   bank: Comlink.proxy(
     createBankApi({

@@ -5,7 +5,7 @@ import type { Derived, ItemRow } from '../derive';
 import type { ViewProps } from './types';
 import { ItemDetail } from './ItemDetail';
 import { FlagTools, flagsColumn, ItemFlagList } from './bank/FlagViews';
-import { filterByFlag, useItemFlags, type FlagFilter } from './bank/flags';
+import { filterByFlag, type FlagFilter, type FlagIndex } from './bank/flags';
 
 function columns(binary: boolean): Column<ItemRow>[] {
   const cols: Column<ItemRow>[] = [
@@ -44,9 +44,8 @@ const NOMINAL_COLUMNS = columns(false);
 const BINARY_COLUMNS = columns(true);
 
 /** Items table (search, sort, Up/Down) and the selected item's curves. */
-export function ItemsView(props: ViewProps & { derived: Derived }) {
-  const { derived, item, onItem } = props;
-  const flags = useItemFlags(props.fit, props.ds);
+export function ItemsView(props: ViewProps & { derived: Derived; flags: FlagIndex }) {
+  const { derived, item, onItem, flags } = props;
   const [flagFilter, setFlagFilter] = useState<FlagFilter>('all');
   const rows = useMemo(
     () => filterByFlag(derived.items, flags, flagFilter),

@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react';
 import type { Dataset } from '../../core/data/types';
 import type { FitJson } from '../../core/fit/types';
 import { Tabs } from '../components/Tabs';
-import { deriveStats } from '../derive';
+import { useDerived } from '../useDerived';
+import { indexFlags } from './bank/flags';
 import type { FitEntry } from '../state';
 import { BankView } from './bank/BankView';
 import { DistractorsView } from './DistractorsView';
@@ -38,12 +39,19 @@ export function Results({
   const [itemPick, setItem] = useState(0);
   const [llm, setLlm] = useState<string | null>(null);
   useCancelEvaluationsWhen(busy);
-  const derived = useMemo(() => deriveStats(fit, ds), [fit, ds]);
+  const ready = useDerived(fit, ds);
+  const flags = useMemo(() => indexFlags(ready?.flags ?? []), [ready]);
   const item = Math.min(Math.max(0, itemPick), fit.items.length - 1);
-  const props = { fit, ds, item, onItem: setItem, derived };
+  if (!ready)
+    return (
+      <p className="muted" role="status" data-testid="deriving">
+        Computing item statistics…
+      </p>
+    );
+  const props = { fit, ds, item, onItem: setItem, derived: ready.derived };
   return (
     <Tabs tabs={TABS} active={tab} onChange={setTab} label="Views">
-      {tab === 'items' && <ItemsView {...props} />}
+      {tab === 'items' && <ItemsView {...props} flags={flags} />}
       {tab === 'information' && <InformationView {...props} />}
       {tab === 'distractors' && <DistractorsView {...props} />}
       {tab === 'llms' && <LlmsView {...props} llm={llm} onLlm={setLlm} />}
