@@ -52,7 +52,8 @@ function passTable(passes: BenchPass[], label: (p: BenchPass) => string | null):
           : fused
             ? `${ratio(p.ms, fused)}× (${fmtMs(p.ms)}, ${p.reps} passes timed)`
             : fmtMs(p.ms);
-      const name = p.detail ? `${p.engine} (${p.detail})` : p.engine;
+      const engine = p.engine === 'fused-app' ? 'fused as the app runs it' : p.engine;
+      const name = p.detail ? `${engine} (${p.detail})` : engine;
       return `| ${name} |${l} ${t} | ${p.ms === null ? '—' : fmtMs(p.setupMs)} |`;
     }),
   ];
@@ -109,10 +110,39 @@ function fitRow(f: FitRun, adam: FitRun): string {
     .trim();
 }
 
+const since = (ms: number) => (ms < 1000 ? fmtMs(ms) : fmtS(ms / 1000));
+
+/** Where in the fit window (Fit clicked → curves shown) each long task started. */
+function whenTasks(list: { beforeShownMs: number; duration: number }[], windowMs: number): string {
+  const phase = (t: { beforeShownMs: number }) =>
+    windowMs - t.beforeShownMs < 2000
+      ? 'as the fit started'
+      : t.beforeShownMs < 2000
+        ? 'as the results rendered'
+        : 'while the fit ran';
+  return (
+    `By start time: ` +
+    list
+      .map(
+        (t) =>
+          `${since(windowMs - t.beforeShownMs)} after Fit was clicked (${fmtMs(t.duration)}, ${phase(t)})`,
+      )
+      .join('; ') +
+    '.'
+  );
+}
+
 export function renderBrowserSection(r: BrowserResults): string[] {
   const L: string[] = [];
   const env = r.env;
-  const dates = [...new Set(Object.values(r.dates))].sort();
+  const stamps = [...new Set(Object.values(r.dates))].sort();
+  const first = stamps[0] ?? '';
+  const last = stamps[stamps.length - 1] ?? '';
+  // "2026-11-29 15:27–15:41 UTC" within one day.
+  const dates =
+    stamps.length > 1
+      ? [`${first}–${last.slice(0, 10) === first.slice(0, 10) ? last.slice(11) : last} UTC`]
+      : stamps.map((x) => `${x} UTC`);
   L.push(
     `## Browser (headless Chromium, production build, worker)`,
     ``,
@@ -188,6 +218,11 @@ export function renderBrowserSection(r: BrowserResults): string[] {
             `of Adam's time (${n(reach.passes)} passes, ${fmtS(reach.seconds)}).`
           : `it does not reach Adam-${r.fits.steps}'s cross-entropy (it optimises the well-posed ` +
             `objective, Adam the paper's).`) +
+        (r.fits.fastApp
+          ? ` As the app runs it (${r.fits.fastApp.engineReason.split('; ').pop()}) the fast fit ` +
+            `takes ${ratio(r.fits.fastApp.seconds, adam.seconds)} of Adam's time ` +
+            `(${fmtS(r.fits.fastApp.seconds)}); its gain depends on the second core being free.`
+          : '') +
         ` Peak memory of page + worker: ${memCell(adam.memory)} during Adam, ${memCell(fast.memory)} ` +
         `during fast.`,
       ``,
@@ -213,8 +248,9 @@ export function renderBrowserSection(r: BrowserResults): string[] {
           `the UI, progress and objective chart live), the longest main-thread task is ` +
           (u.count
             ? `${ratio(u.maxMs, 50)}× the 50 ms long-task threshold (${fmtMs(u.maxMs)}), ` +
-              `${u.count} tasks over 50 ms in ${fmtS(u.windowMs / 1000)}.`
-            : `under the 50 ms threshold: no long tasks in ${fmtS(u.windowMs / 1000)}.`),
+              `${u.count} ${u.count === 1 ? 'task' : 'tasks'} over 50 ms in ${fmtS(u.windowMs / 1000)}.`
+            : `under the 50 ms threshold: no long tasks in ${fmtS(u.windowMs / 1000)}.`) +
+          (r.ui.fitTaskList?.length ? ' ' + whenTasks(r.ui.fitTaskList, u.windowMs) : ''),
         ``,
       );
     }
@@ -262,7 +298,11 @@ export function renderBrowserSection(r: BrowserResults): string[] {
           `${ratio(r.ui.timing.loadedMs ?? NaN, r.ui.timing.curvesMs)} of the time to curves and the ` +
           `fit (${r.ui.fit.engine}, ${n(r.ui.fit.passes)} passes) ` +
           `${ratio(r.ui.fit.seconds * 1000, r.ui.timing.curvesMs)} ` +
-          `(${fmtMs(r.ui.timing.loadedMs)} and ${fmtS(r.ui.fit.seconds)} of ${fmtS(r.ui.timing.curvesMs / 1000)}).`,
+          `(${fmtMs(r.ui.timing.loadedMs)} and ${fmtS(r.ui.fit.seconds)} of ${fmtS(r.ui.timing.curvesMs / 1000)}).` +
+          (r.ui.rss.renderer !== null
+            ? ` Peak renderer RSS from picking the file to the curves: ${ratio(r.ui.rss.renderer, 2 * GiB)} ` +
+              `of 2 GiB (${fmtMiB(r.ui.rss.renderer)}).`
+            : ''),
         ``,
       );
     L.push(`| scenario | data loaded | first curves, fitted (ICC paths drawn) |`, `|---|---|---|`);

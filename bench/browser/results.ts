@@ -56,16 +56,22 @@ export interface NodeFused {
 const NODE_FUSED = 'node_modules/.cache/bench-browser/node-fused.json';
 
 export function saveNodeFused(x: NodeFused): void {
+  const all = readNodeFused();
+  all[`${x.J}x${x.I}`] = x;
   mkdirSync('node_modules/.cache/bench-browser', { recursive: true });
-  writeFileSync(NODE_FUSED, JSON.stringify(x));
+  writeFileSync(NODE_FUSED, JSON.stringify(all));
+}
+
+function readNodeFused(): Record<string, NodeFused> {
+  try {
+    const x = JSON.parse(readFileSync(NODE_FUSED, 'utf8')) as Record<string, NodeFused>;
+    return x && typeof x === 'object' ? x : {};
+  } catch {
+    return {};
+  }
 }
 
 /** The last Node measurement at this shape, if any. */
 export function loadNodeFused(J: number, I: number): NodeFused | null {
-  try {
-    const x = JSON.parse(readFileSync(NODE_FUSED, 'utf8')) as NodeFused;
-    return x.J === J && x.I === I ? x : null;
-  } catch {
-    return null;
-  }
+  return readNodeFused()[`${J}x${I}`] ?? null;
 }

@@ -54,7 +54,7 @@ import {
 } from './page';
 import { ProcMemSampler, type RssPeak } from './procmem';
 import { renderBrowserSection } from './render';
-import { loadNodeFused, today, writeSection, type NodeFused } from './results';
+import { loadNodeFused, writeSection, type NodeFused } from './results';
 
 export const PHASES = ['gpu', 'demo', 'engines', 'parse', 'fits', 'ui', 'full'] as const;
 export type Phase = (typeof PHASES)[number];
@@ -169,6 +169,7 @@ export interface BrowserResults {
   shape: { J: number; I: number };
   env: BenchEnvironment | null;
   machine: string;
+  /** When each phase finished (UTC), so phases kept from an earlier run show as such. */
   dates: Partial<Record<Phase, string>>;
   gpu?: { sim: BenchSimulated; passes: BenchPass[] };
   demo?: { firstVisit: ShownTiming; reload: ShownTiming; click: ShownTiming[] };
@@ -185,6 +186,9 @@ export interface BrowserResults {
     fit: { seconds: number; passes: number; crossEntropy: number; engine: string } | null;
     loadTasks: LongTaskStats;
     fitTasks: LongTaskStats;
+    /** The fit window's long tasks: how long before the curves showed each began. */
+    fitTaskList?: { beforeShownMs: number; duration: number }[];
+    /** Renderer and browser RSS from picking the file to the curves. */
     rss: RssPeak;
   };
   full?: {
@@ -199,6 +203,8 @@ export interface BrowserResults {
 }
 
 const CACHE = 'node_modules/.cache/bench-browser';
+/** When a phase finished, to the minute (UTC). */
+const stamp = () => new Date().toISOString().slice(0, 16).replace('T', ' ');
 const RESULTS_JSON = path.join(CACHE, 'results.json');
 const DIST = 'node_modules/.cache/bench-dist';
 
@@ -446,8 +452,8 @@ async function phaseMain(
   save: () => void,
 ) {
   const want = (p: Phase) => o.phases.includes(p);
-  const page = await newPage(ctx, '/?nodemo', 'empty');
-  const sim = await simulateMain(page, o);
+  let page = await newPage(ctx, '/?nodemo', 'empty');
+  let sim = await simulateMain(page, o);
   if (want('engines')) {
     const passes = await bench(page, {
       op: 'passes',
@@ -458,7 +464,7 @@ async function phaseMain(
     for (const p of passes)
       log(`engines: ${p.engine} ${p.ms?.toFixed(1) ?? p.error} ms/pass ${p.detail ?? ''}`);
     r.engines = { sim, passes, node: loadNodeFused(o.J, o.I) };
-    r.dates.engines = today();
+    r.dates.engines = stamp();
     save();
   }
   if (want('parse')) {
@@ -467,11 +473,23 @@ async function phaseMain(
       `parse: ${(parse.bytes / 1e6).toFixed(0)} MB in ${parse.seconds.toFixed(2)} s = ${parse.mbPerSecond.toFixed(0)} MB/s`,
     );
     r.parse = { sim, parse };
-    r.dates.parse = today();
+    r.dates.parse = stamp();
     save();
   }
   if (want('fits')) {
-    const adam = await runFit(page, procs, `adam-${o.steps} (paper mode)`, {
+    // Each fit in a fresh page and worker, so its memory is its own (tfjs-wasm's heap
+    // and the parse test's 100 MB of text would otherwise still be there).
+    const fresh = async (
+      label: string,
+      settings: Partial<FitSettings>,
+      engine: 'fused' | 'fused-app' = 'fused',
+    ) => {
+      await page.close();
+      page = await newPage(ctx, '/?nodemo', 'empty');
+      sim = await simulateMain(page, o);
+      return runFit(page, procs, label, settings, engine);
+    };
+    const adam = await fresh(`adam-${o.steps} (paper mode)`, {
       model: 'llmnrm',
       mode: 'paper',
       optimizer: 'adam',
@@ -483,16 +501,10 @@ async function phaseMain(
       optimizer: 'fast',
       steps: o.steps,
     } as const;
-    const fast = await runFit(page, procs, 'fast (well-posed default)', fastSettings);
-    const fastApp = await runFit(
-      page,
-      procs,
-      'fast, fused as the app runs it',
-      fastSettings,
-      'fused-app',
-    );
+    const fast = await fresh('fast (well-posed default)', fastSettings);
+    const fastApp = await fresh('fast, fused as the app runs it', fastSettings, 'fused-app');
     r.fits = { sim, steps: o.steps, adam, fast, fastApp };
-    r.dates.fits = today();
+    r.dates.fits = stamp();
     save();
   }
   await page.close();
@@ -548,6 +560,9 @@ async function phaseUi(
       fit: lastFit,
       loadTasks: taskStats(tasks, changeAt, loadedAt),
       fitTasks: taskStats(tasks, fittingAt, shownAt),
+      fitTaskList: tasks
+        .filter((t) => t.start >= fittingAt && t.start < shownAt)
+        .map((t) => ({ beforeShownMs: shownAt - t.start, duration: t.duration })),
       rss,
     };
     log(
@@ -662,7 +677,7 @@ export async function runBrowserBench(o: BrowserBenchOptions): Promise<BrowserRe
     const step = async (p: Phase, run: () => Promise<void>) => {
       if (!want(p)) return;
       await run();
-      r.dates[p] = today();
+      r.dates[p] = stamp();
       save();
     };
     await step('gpu', () => phaseGpu(ctx, o, r));
