@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { Dataset } from '../../core/data/types';
 import type { FitJson } from '../../core/fit/types';
 import { Tabs } from '../components/Tabs';
@@ -12,6 +12,13 @@ import { useCancelEvaluationsWhen } from './evaluate/runs';
 import { InformationView } from './InformationView';
 import { ItemsView } from './ItemsView';
 import { LlmsView } from './LlmsView';
+
+// Memoised: starting a load or fit changes `busy`, which must not re-render a
+// view (an items table of hundreds of rows is a long main-thread task).
+const Items = memo(ItemsView);
+const Information = memo(InformationView);
+const Distractors = memo(DistractorsView);
+const Llms = memo(LlmsView);
 
 const TABS = [
   { id: 'items', label: 'Items' },
@@ -51,10 +58,10 @@ export function Results({
   const props = { fit, ds, item, onItem: setItem, derived: ready.derived };
   return (
     <Tabs tabs={TABS} active={tab} onChange={setTab} label="Views">
-      {tab === 'items' && <ItemsView {...props} flags={flags} />}
-      {tab === 'information' && <InformationView {...props} />}
-      {tab === 'distractors' && <DistractorsView {...props} />}
-      {tab === 'llms' && <LlmsView {...props} llm={llm} onLlm={setLlm} />}
+      {tab === 'items' && <Items {...props} flags={flags} />}
+      {tab === 'information' && <Information {...props} />}
+      {tab === 'distractors' && <Distractors {...props} />}
+      {tab === 'llms' && <Llms {...props} llm={llm} onLlm={setLlm} />}
       {tab === 'evaluate' && <EvaluateView fit={fit} ds={ds} fits={fits} busy={busy} />}
       {tab === 'bank' && <BankView fit={fit} ds={ds} />}
     </Tabs>
