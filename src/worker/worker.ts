@@ -3,7 +3,6 @@
  * keeps the last loaded data set, so a fit never re-sends it. No DOM here.
  */
 import * as Comlink from 'comlink';
-import { loadDataset, type LoadInput } from '../core/data/load';
 import { datasetSummary } from '../core/data/summary';
 import type { Dataset } from '../core/data/types';
 import type { EngineChoice } from '../core/engines/types';
@@ -15,6 +14,7 @@ import {
   type ResumeFrom,
 } from './checkpoint';
 import { createBankApi } from './bank';
+import { readSources, release } from './sources';
 import { deriveInWorker, type DerivedReply } from './derive';
 import { pickEngine, resolveChoice } from './engines';
 import { keepErrorFields } from './errorTransfer';
@@ -32,8 +32,6 @@ import { datasetBuffers, copyDataset } from './transfer';
 
 keepErrorFields();
 
-const PROGRESS_CHUNK = 1 << 20;
-
 let dataset: Dataset | null = null;
 const controllers = new Map<number, AbortController>();
 /** Ids cancelled before their call registered (a cancel can overtake a start). */
@@ -44,19 +42,6 @@ function register(callId: number): AbortController {
   if (cancelledEarly.delete(callId)) ac.abort();
   controllers.set(callId, ac);
   return ac;
-}
-
-async function toInput(src: LoadSource, signal: AbortSignal): Promise<LoadInput & { blob: Blob }> {
-  if ('blob' in src) return src;
-  if ('text' in src) return { name: src.name, model: src.model, blob: new Blob([src.text]) };
-  const res = await fetch(src.url, { signal });
-  if (!res.ok) throw new Error(`${src.name}: could not fetch (${res.status} ${res.statusText})`);
-  return { name: src.name, blob: await res.blob() };
-}
-
-function release(cb: unknown): void {
-  const r = (cb as { [Comlink.releaseProxy]?: () => void })[Comlink.releaseProxy];
-  if (typeof r === 'function') r.call(cb);
 }
 
 const api = {
@@ -89,19 +74,7 @@ const api = {
     const ac = register(callId);
     const t0 = performance.now();
     try {
-      const files = await Promise.all(sources.map((s) => toInput(s, ac.signal)));
-      const totalBytes = files.reduce((n, f) => n + f.blob.size, 0);
-      const report = throttle((p: LoadProgress) => void onProgress(p));
-      report.push({ bytes: 0, totalBytes, rows: 0, elapsedMs: performance.now() - t0 });
-      const ds = await loadDataset(files, {
-        // 1 MiB chunks: a progress report (and a chance to cancel) every few ms.
-        chunkSize: PROGRESS_CHUNK,
-        ...opts,
-        signal: ac.signal,
-        onProgress: (bytes: number, rows: number) =>
-          report.push({ bytes, totalBytes, rows, elapsedMs: performance.now() - t0 }),
-      });
-      report.flush();
+      const ds = await readSources(sources, opts, onProgress, ac.signal);
       dataset = ds;
       // The worker keeps its data set; the client gets a transferred copy.
       const copy = copyDataset(ds);

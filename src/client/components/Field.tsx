@@ -19,3 +19,22 @@ export function Field({
     </div>
   );
 }
+
+/** A labelled number input holding its text as typed (parsed when a run starts). */
+export function NumberField(props: {
+  label: string;
+  min: number;
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  return (
+    <Field label={props.label}>
+      <input
+        type="number"
+        min={props.min}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </Field>
+  );
+}

@@ -27,7 +27,7 @@ interface BuildArgs {
  * central difference of the gradient with every θ moved at once gives the whole
  * diagonal in two passes.
  */
-async function thetaSE(
+export async function thetaSE(
   engine: Engine,
   nat: Float64Array,
   J: number,

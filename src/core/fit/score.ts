@@ -11,6 +11,7 @@ import {
 } from '../model/params';
 import { binaryLayout, isBinary, nominalFlags, nominalLayout, type Channel } from '../model/types';
 import { lbfgs } from './optim';
+import { thetaSE } from './result';
 import type { FitJson, LlmResult } from './types';
 
 export interface ScoreOptions {
@@ -121,25 +122,16 @@ export async function scoreLlms(
     signal: opts.signal,
   });
   P.toNatural(res.x, nat);
-  // Observed information in θ_j: the CE's curvature plus the N(0, 1) prior's 1.
-  const h = 1e-4;
   const th = problem.layout.theta;
-  const xp = Float64Array.from(nat);
-  const gp = new Float64Array(nat.length);
-  const gm = new Float64Array(nat.length);
-  for (let j = 0; j < J; j++) xp[th + j] = nat[th + j] + h;
-  await engine.evaluate(xp, gp);
-  for (let j = 0; j < J; j++) xp[th + j] = nat[th + j] - h;
-  await engine.evaluate(xp, gm);
+  const se = await thetaSE(engine, nat, J, th);
   const acc = accuracyByLlm(ds);
   const llms: LlmResult[] = ds.llmIds.map((id, j) => {
-    const info = (gp[th + j] - gm[th + j]) / (2 * h) + 1;
     let nObserved = 0;
     for (let i = 0; i < I; i++) nObserved += ds.observed[j * I + i];
     const base = {
       id,
       theta: nat[th + j],
-      thetaSE: info > 0 ? 1 / Math.sqrt(info) : NaN,
+      thetaSE: se[j],
       accuracy: acc[j],
       nObserved,
     };

@@ -3,7 +3,7 @@ import { calibrationChart } from '../../../charts/calibration';
 import type { CalibrateResult } from '../../../core/eval/calibrate';
 import { MODEL_TYPES, type ModelType } from '../../../core/model/types';
 import { Chart } from '../../components/Chart';
-import { Field } from '../../components/Field';
+import { Field, NumberField } from '../../components/Field';
 import { EvalSection, useSectionRun } from './EvalSection';
 import { ModelChecks } from './ModelChecks';
 import {
@@ -98,20 +98,11 @@ export function CalibrateSection({ ds, fitSettings, busy }: SectionProps) {
             <Field label="Fleet sizes">
               <input type="text" value={sizes} onChange={(e) => setSizes(e.target.value)} />
             </Field>
-            <Field label="Draws">
-              <input
-                type="number"
-                min={1}
-                value={draws}
-                onChange={(e) => setDraws(e.target.value)}
-              />
-            </Field>
+            <NumberField label="Draws" min={1} value={draws} onChange={setDraws} />
             <Field label="Held-out share">
               <input type="text" value={heldOut} onChange={(e) => setHeldOut(e.target.value)} />
             </Field>
-            <Field label="Seed">
-              <input type="number" min={0} value={seed} onChange={(e) => setSeed(e.target.value)} />
-            </Field>
+            <NumberField label="Seed" min={0} value={seed} onChange={setSeed} />
             <Field label="Score new LLMs from">
               <select
                 value={channel}

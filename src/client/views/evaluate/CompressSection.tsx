@@ -3,7 +3,7 @@ import { compressionChart } from '../../../charts/compression';
 import type { CompressResult } from '../../../core/bank/compress';
 import { MODEL_TYPES, type ModelType } from '../../../core/model/types';
 import { Chart } from '../../components/Chart';
-import { Field } from '../../components/Field';
+import { Field, NumberField } from '../../components/Field';
 import { EvalSection, useSectionRun } from './EvalSection';
 import { ModelChecks } from './ModelChecks';
 import {
@@ -98,17 +98,8 @@ export function CompressSection({ ds, fitSettings, busy }: SectionProps) {
         <>
           <ModelChecks legend="Models" all={MODEL_TYPES} picked={models} onChange={setModels} />
           <div className="form-grid">
-            <Field label="Folds">
-              <input
-                type="number"
-                min={2}
-                value={folds}
-                onChange={(e) => setFolds(e.target.value)}
-              />
-            </Field>
-            <Field label="Seed">
-              <input type="number" min={0} value={seed} onChange={(e) => setSeed(e.target.value)} />
-            </Field>
+            <NumberField label="Folds" min={2} value={folds} onChange={setFolds} />
+            <NumberField label="Seed" min={0} value={seed} onChange={setSeed} />
             <Field label="Item budgets">
               <input type="text" value={budgets} onChange={(e) => setBudgets(e.target.value)} />
             </Field>

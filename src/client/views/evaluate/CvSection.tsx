@@ -3,7 +3,7 @@ import { cvMetricsChart } from '../../../charts/cvMetrics';
 import type { CrossValidateResult } from '../../../core/eval/cv';
 import type { ModelType } from '../../../core/model/types';
 import { Chart } from '../../components/Chart';
-import { Field } from '../../components/Field';
+import { NumberField } from '../../components/Field';
 import { EvalSection, useSectionRun } from './EvalSection';
 import { ModelChecks } from './ModelChecks';
 import { CV_MODELS, parseInteger, pickedModels } from './options';
@@ -72,17 +72,8 @@ export function CvSection({ ds, fitSettings, busy }: SectionProps) {
         <>
           <ModelChecks legend="Models" all={CV_MODELS} picked={models} onChange={setModels} />
           <div className="form-grid">
-            <Field label="Folds">
-              <input
-                type="number"
-                min={2}
-                value={folds}
-                onChange={(e) => setFolds(e.target.value)}
-              />
-            </Field>
-            <Field label="Seed">
-              <input type="number" min={0} value={seed} onChange={(e) => setSeed(e.target.value)} />
-            </Field>
+            <NumberField label="Folds" min={2} value={folds} onChange={setFolds} />
+            <NumberField label="Seed" min={0} value={seed} onChange={setSeed} />
           </div>
         </>
       }

@@ -3,7 +3,7 @@ import { externalScatterChart } from '../../../charts/externalScatter';
 import type { ExternalRow } from '../../../core/eval/external';
 import type { ExternalRequest } from '../../../worker/evaluateProtocol';
 import { Chart } from '../../components/Chart';
-import { Field } from '../../components/Field';
+import { NumberField } from '../../components/Field';
 import type { FitEntry } from '../../state';
 import { EvalSection, useSectionRun } from './EvalSection';
 import type { MapFile, ScoresFile } from './externalFiles';
@@ -177,17 +177,13 @@ export function ExternalSection({
             ))}
           </fieldset>
           <div className="form-grid">
-            <Field label="Bootstrap resamples">
-              <input
-                type="number"
-                min={10}
-                value={bootstrap}
-                onChange={(e) => setBootstrap(e.target.value)}
-              />
-            </Field>
-            <Field label="Seed">
-              <input type="number" min={0} value={seed} onChange={(e) => setSeed(e.target.value)} />
-            </Field>
+            <NumberField
+              label="Bootstrap resamples"
+              min={10}
+              value={bootstrap}
+              onChange={setBootstrap}
+            />
+            <NumberField label="Seed" min={0} value={seed} onChange={setSeed} />
           </div>
         </>
       }

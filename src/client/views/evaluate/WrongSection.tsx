@@ -3,7 +3,7 @@ import { wrongOnlyChart } from '../../../charts/wrongOnly';
 import type { WrongOnlyResult } from '../../../core/eval/wrong';
 import { NOMINAL_MODELS, type Channel, type ModelType } from '../../../core/model/types';
 import { Chart } from '../../components/Chart';
-import { Field } from '../../components/Field';
+import { Field, NumberField } from '../../components/Field';
 import { EvalSection, useSectionRun } from './EvalSection';
 import { parseInteger } from './options';
 import { ResultTable } from './ResultTable';
@@ -84,17 +84,8 @@ export function WrongSection({ ds, fitSettings, busy }: SectionProps) {
                 ))}
               </select>
             </Field>
-            <Field label="Folds">
-              <input
-                type="number"
-                min={2}
-                value={folds}
-                onChange={(e) => setFolds(e.target.value)}
-              />
-            </Field>
-            <Field label="Seed">
-              <input type="number" min={0} value={seed} onChange={(e) => setSeed(e.target.value)} />
-            </Field>
+            <NumberField label="Folds" min={2} value={folds} onChange={setFolds} />
+            <NumberField label="Seed" min={0} value={seed} onChange={setSeed} />
           </div>
           <label className="check">
             <input
