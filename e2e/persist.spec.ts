@@ -80,6 +80,8 @@ test('loaded files and the fits kept (not removed ones) come back after a reload
   await fitModel(page, '2pl');
   await page.getByRole('button', { name: /^Remove .*nrm-soft/ }).click();
   await expect(fitRadios(page)).toHaveCount(1);
+  // The removal is an async IndexedDB write: let it land before leaving the page.
+  await expect(page.getByTestId('session')).toHaveAttribute('data-pending', '0');
 
   // A plain visit: something is saved, so it is restored and the demo stays away.
   await page.goto('/');

@@ -27,6 +27,7 @@ export function SessionPanel({
       aria-labelledby={`${id}-h`}
       data-testid="session"
       data-session={s.status}
+      data-pending={s.pending}
     >
       <h2 id={`${id}-h`}>Session</h2>
       {s.status === 'restored' && s.restoredFrom !== null && (

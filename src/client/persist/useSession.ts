@@ -37,6 +37,8 @@ export interface SessionView {
   checkpointStep: number | null;
   /** Why the session could not be saved, if it could not. */
   problem: string | null;
+  /** Writes to the store not yet finished (a reload before they finish may lose them). */
+  pending: number;
   clear(): void;
   /** Resumes the interrupted fit with its settings, on `engine` (the Fit panel's). */
   resume(engine: FitSettings['engine']): void;
@@ -78,11 +80,13 @@ export function useSession(
   const { state } = wb;
   const { setStep } = sink;
 
+  const [pending, setPending] = useState(0);
   const write = useCallback((p: Promise<unknown>) => {
+    setPending((n) => n + 1);
     p.then(
       () => setStatus((s) => (s === 'none' || s === 'cleared' ? 'saved' : s)),
       (e: unknown) => setProblem(`Could not save this session (${String(e)}).`),
-    );
+    ).finally(() => setPending((n) => n - 1));
   }, []);
 
   // Once per page: restore what was saved, unless the user already loaded something.
@@ -198,6 +202,7 @@ export function useSession(
     interrupted: state.running ? null : interrupted,
     checkpointStep: state.running ? sink.step : null,
     problem: problem ?? sink.problem,
+    pending,
     clear,
     resume,
     discard,
