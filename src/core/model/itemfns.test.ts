@@ -45,25 +45,55 @@ describe('item functions', () => {
     }
   });
 
-  it('splits information into binary and wrong parts that add up, with I_wrong ≥ 0', () => {
+  it('splits information into binary and wrong parts that match independent finite-difference information', () => {
+    // Log-probabilities straight from the utilities (log-softmax), not via probsAt.
+    const logp = (item: NominalItem, x: number): number[] => {
+      const u = Array.from(item.a, (a, k) => a * x + item.c[k]);
+      const m = Math.max(...u);
+      const lse = m + Math.log(u.reduce((s, v) => s + Math.exp(v - m), 0));
+      return u.map((v) => v - lse);
+    };
+    // Five-point central differences: error O(h⁴) ≈ 1e-12 at h = 1e-3.
+    const h = 1e-3;
+    const d5 = (f: (x: number) => number, t: number) =>
+      (f(t - 2 * h) - 8 * f(t - h) + 8 * f(t + h) - f(t + 2 * h)) / (12 * h);
+    let maxWrong = 0;
     for (let seed = 1; seed <= 100; seed++) {
       const item = randomItem(seed);
+      const K = item.a.length;
+      const g = item.key;
       for (const t of [-3, -1, 0, 0.5, 2.5]) {
         const inf = iteminfoAt(item, t);
-        expect(inf.wrong).toBeGreaterThanOrEqual(0);
-        expect(inf.binary + inf.wrong).toBeCloseTo(inf.total, 12);
-        // Binary information equals (dP/dθ)²/(P(1−P)), checked by finite differences of P.
-        const P = (x: number) => {
-          const p = new Float64Array(item.a.length);
-          probsAt(item, x, p);
-          return p[item.key];
-        };
-        const h = 1e-5;
-        const dP = (P(t + h) - P(t - h)) / (2 * h);
-        const ib = (dP * dP) / (P(t) * (1 - P(t)));
-        expect(Math.abs(inf.binary - ib)).toBeLessThan(1e-6 * Math.max(1, ib));
+        const lp = logp(item, t);
+        const p = lp.map(Math.exp);
+        const P = p[g];
+        // Total: E[(d log p_k/dθ)²] over the option.
+        let total = 0;
+        for (let k = 0; k < K; k++) total += p[k] * d5((x) => logp(item, x)[k], t) ** 2;
+        // Binary: the same for the two outcomes right / wrong.
+        const lP = (x: number) => logp(item, x)[g];
+        const lQ = (x: number) => Math.log1p(-Math.exp(logp(item, x)[g]));
+        const binary = P * d5(lP, t) ** 2 + (1 - P) * d5(lQ, t) ** 2;
+        // Wrong: (1 − P) × information of which distractor, given a wrong answer (chain rule).
+        let wrong = 0;
+        for (let k = 0; k < K; k++) {
+          if (k === g) continue;
+          const q = p[k] / (1 - P);
+          wrong += (1 - P) * q * d5((x) => logp(item, x)[k] - lQ(x), t) ** 2;
+        }
+        const tol = 1e-7 * Math.max(1, total);
+        expect(Math.abs(inf.total - total)).toBeLessThan(tol);
+        expect(Math.abs(inf.binary - binary)).toBeLessThan(tol);
+        expect(Math.abs(inf.wrong - wrong)).toBeLessThan(tol);
+        // The split adds up, and is non-negative before the clamp in iteminfoAt.
+        expect(Math.abs(binary + wrong - total)).toBeLessThan(tol);
+        const raw = inf.total - inf.binary;
+        expect(raw).toBeGreaterThanOrEqual(-1e-9 * Math.max(1, inf.total));
+        maxWrong = Math.max(maxWrong, wrong);
       }
     }
+    // The random items include ones where distractor identity carries real information.
+    expect(maxWrong).toBeGreaterThan(0.1);
   });
 
   it('the margin is the key log-odds against all distractors', () => {
