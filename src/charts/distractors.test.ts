@@ -34,9 +34,9 @@ describe('distractorHistogramChart', () => {
 
 describe('distractorsByBenchmarkChart', () => {
   const data = [
-    { benchmark: 'ARC-Challenge', meanInformative: 0.62, items: 1172 },
-    { benchmark: 'MMLU-Pro', meanInformative: 1.84, items: 12032 },
-    { benchmark: 'GPQA-Diamond', meanInformative: 1.1, items: 198 },
+    { benchmark: 'ARC-Challenge', informativeDistractors: 0.62, items: 1172 },
+    { benchmark: 'MMLU-Pro', informativeDistractors: 1.84, items: 12032 },
+    { benchmark: 'GPQA-Diamond', informativeDistractors: 1.1, items: 198 },
   ];
   const svg = distractorsByBenchmarkChart(data, { document });
 

@@ -1,16 +1,13 @@
-import { axisBottom, axisLeft, max, scaleBand, scaleLinear } from 'd3';
-import { axisLabel, createFrame, drawAxis, fmt, labelMargin, MUTED, truncate } from './frame';
+import { max, scaleLinear } from 'd3';
+import type { BenchmarkInfoRow } from '../core/eval/info';
+import { createRowFrame, drawRowAxes, fmt, hbar, MUTED, valueLabel } from './frame';
 import type { ChartOptions } from './types';
 
-export interface BenchmarkDistractors {
-  benchmark: string;
-  /** Mean number of informative distractors per item. */
-  meanInformative: number;
-  /** Number of items in the benchmark. */
-  items: number;
-}
-
-const ROW = 22;
+/** What the chart reads of a benchmark's row (core's `BenchmarkInfoRow`). */
+export type BenchmarkDistractors = Pick<
+  BenchmarkInfoRow,
+  'benchmark' | 'informativeDistractors' | 'items'
+>;
 
 /**
  * Mean informative distractors per item for each benchmark (paper Fig. 2b
@@ -20,53 +17,30 @@ export function distractorsByBenchmarkChart(
   data: BenchmarkDistractors[],
   opts: ChartOptions = {},
 ): SVGSVGElement {
-  const names = data.map((d) => d.benchmark);
-  const margin = { top: 16, right: 48, bottom: 36, left: labelMargin(names) };
-  const f = createFrame(opts, {
-    width: 640,
-    height: margin.top + margin.bottom + Math.max(1, data.length) * ROW,
+  const f = createRowFrame(opts, {
     title: 'Mean informative distractors per item, by benchmark',
-    margin,
+    names: data.map((d) => d.benchmark),
+    rowHeight: 22,
+    top: 16,
+    right: 48,
   });
   const x = scaleLinear()
-    .domain([0, Math.max(1, max(data, (d) => d.meanInformative) ?? 0)])
+    .domain([0, Math.max(1, max(data, (d) => d.informativeDistractors) ?? 0)])
     .nice()
     .range([0, f.innerWidth]);
-  const y = scaleBand<number>()
-    .domain(data.map((_, i) => i))
-    .range([0, f.innerHeight])
-    .padding(0.2);
-
-  drawAxis(f.plot, axisBottom(x).ticks(6), `translate(0,${f.innerHeight})`);
-  drawAxis(
-    f.plot,
-    axisLeft(y).tickFormat((i) => truncate(names[i])),
-  );
-  axisLabel(f.plot, 'Informative distractors per item', f.innerWidth / 2, f.innerHeight + 32);
+  drawRowAxes(f, x, 'Informative distractors per item');
 
   const bars = f.plot.append('g').attr('class', 'bars');
   data.forEach((d, i) => {
-    const v = Number.isFinite(d.meanInformative) ? Math.max(0, d.meanInformative) : 0;
+    const mean = d.informativeDistractors;
+    const v = Number.isFinite(mean) ? Math.max(0, mean) : 0;
     const row = bars.append('g').attr('class', 'benchmark').attr('data-benchmark', d.benchmark);
     row
       .append('title')
-      .text(
-        `${d.benchmark}: ${fmt(d.meanInformative)} informative distractors per item (${d.items} items)`,
-      );
-    row
-      .append('rect')
-      .attr('x', 0)
-      .attr('y', y(i)!)
-      .attr('width', x(v))
-      .attr('height', y.bandwidth())
-      .attr('fill', '#59a14f');
-    row
-      .append('text')
-      .attr('x', x(v) + 4)
-      .attr('y', y(i)! + y.bandwidth() / 2)
-      .attr('dy', '0.32em')
-      .attr('fill', 'currentColor')
-      .text(fmt(d.meanInformative));
+      .text(`${d.benchmark}: ${fmt(mean)} informative distractors per item (${d.items} items)`);
+    const band = { y: f.y(i)!, height: f.y.bandwidth() };
+    hbar(row, x, band, 0, v, '#59a14f');
+    valueLabel(row, x(v) + 4, band.y + band.height / 2, fmt(mean));
   });
 
   f.plot

@@ -1,4 +1,14 @@
-import { select, type Axis, type AxisDomain, type Selection } from 'd3';
+import {
+  axisBottom,
+  axisLeft,
+  scaleBand,
+  select,
+  type Axis,
+  type AxisDomain,
+  type ScaleBand,
+  type ScaleLinear,
+  type Selection,
+} from 'd3';
 import type { ChartOptions } from './types';
 
 export const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -121,4 +131,75 @@ export function fmt(x: number, digits = 2): string {
 export function labelMargin(labels: string[], maxChars = 24): number {
   const longest = Math.max(0, ...labels.map((l) => Math.min(l.length, maxChars)));
   return Math.min(190, Math.round(longest * 6.6 + 18));
+}
+
+/** A chart of one horizontal band per labelled row (benchmarks, scenarios). */
+export interface RowFrame extends Frame {
+  /** A band per row index: indices keep duplicate names on separate rows. */
+  y: ScaleBand<number>;
+  names: string[];
+}
+
+export interface RowFrameDefaults {
+  title: string;
+  names: string[];
+  /** Height of one row in px. */
+  rowHeight: number;
+  top: number;
+  right: number;
+}
+
+/** A 640-px frame sized to its rows, the left margin fitted to the row names. */
+export function createRowFrame(opts: ChartOptions, d: RowFrameDefaults): RowFrame {
+  const margin = { top: d.top, right: d.right, bottom: 36, left: labelMargin(d.names) };
+  const f = createFrame(opts, {
+    width: 640,
+    height: margin.top + margin.bottom + Math.max(1, d.names.length) * d.rowHeight,
+    title: d.title,
+    margin,
+  });
+  const y = scaleBand<number>()
+    .domain(d.names.map((_, i) => i))
+    .range([0, f.innerHeight])
+    .padding(0.2);
+  return { ...f, y, names: d.names };
+}
+
+/** The value axis below with its label, and the row names (truncated) on the left. */
+export function drawRowAxes(f: RowFrame, x: ScaleLinear<number, number>, label: string): void {
+  drawAxis(f.plot, axisBottom(x).ticks(6), `translate(0,${f.innerHeight})`);
+  drawAxis(
+    f.plot,
+    axisLeft(f.y).tickFormat((i) => truncate(f.names[i])),
+  );
+  axisLabel(f.plot, label, f.innerWidth / 2, f.innerHeight + 32);
+}
+
+/** A horizontal bar from value `from` to `to`; `attrs` come first (class, data-*). */
+export function hbar(
+  parent: Parent,
+  x: ScaleLinear<number, number>,
+  band: { y: number; height: number },
+  from: number,
+  to: number,
+  fill: string,
+  attrs: Record<string, string> = {},
+) {
+  const rect = parent.append('rect');
+  for (const [k, v] of Object.entries(attrs)) rect.attr(k, v);
+  const x0 = x(Math.min(from, to));
+  const x1 = x(Math.max(from, to));
+  return rect
+    .attr('x', x0)
+    .attr('y', band.y)
+    .attr('width', Math.max(0, x1 - x0))
+    .attr('height', band.height)
+    .attr('fill', fill);
+}
+
+/** A value label just right of `x`, centred on `y`. */
+export function valueLabel(parent: Parent, x: number, y: number, text: string, cls?: string) {
+  const t = parent.append('text');
+  if (cls) t.attr('class', cls);
+  return t.attr('x', x).attr('y', y).attr('dy', '0.32em').attr('fill', 'currentColor').text(text);
 }

@@ -1,22 +1,21 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { formatGain, infoByBenchmarkChart, infoGain } from './infoByBenchmark';
+import { infoGainPct } from '../core/fit/info';
+import { formatGain, infoByBenchmarkChart } from './infoByBenchmark';
 import { count, roundedSvg } from './testing';
 
 const data = [
-  { benchmark: 'ARC-Challenge', binary: 0.2, wrong: 0.202 },
-  { benchmark: 'MMLU-Pro', binary: 0.1, wrong: 0.25 },
-  { benchmark: 'GPQA', binary: 0.05, wrong: 0.01 },
-];
+  { benchmark: 'ARC-Challenge', infoBinary: 0.2, infoWrong: 0.202 },
+  { benchmark: 'MMLU-Pro', infoBinary: 0.1, infoWrong: 0.25 },
+  { benchmark: 'GPQA', infoBinary: 0.05, infoWrong: 0.01 },
+].map((r) => ({ ...r, gainPct: infoGainPct(r.infoBinary, r.infoWrong) }));
 
-describe('infoGain', () => {
-  it('computes the total and wrong/binary·100', () => {
-    const g = infoGain(data);
-    expect(g[0].total).toBeCloseTo(0.402, 12);
-    expect(g[0].gainPct).toBeCloseTo(101, 9);
-    expect(g[1].gainPct).toBeCloseTo(250, 9);
-    expect(g[2].gainPct).toBeCloseTo(20, 9);
-    expect(infoGain([{ benchmark: 'x', binary: 0, wrong: 1 }])[0].gainPct).toBeNaN();
+describe('infoGainPct', () => {
+  it('is wrong/binary·100, undefined without binary information', () => {
+    expect(data[0].gainPct).toBeCloseTo(101, 9);
+    expect(data[1].gainPct).toBeCloseTo(250, 9);
+    expect(data[2].gainPct).toBeCloseTo(20, 9);
+    expect(infoGainPct(0, 1)).toBeNaN();
   });
 
   it('formats gains with a sign', () => {

@@ -1,30 +1,11 @@
-import { axisBottom, axisLeft, max, scaleBand, scaleLinear } from 'd3';
-import { axisLabel, createFrame, drawAxis, fmt, labelMargin, truncate } from './frame';
+import { max, scaleLinear } from 'd3';
+import type { BenchmarkInfoRow } from '../core/eval/info';
+import { createRowFrame, drawRowAxes, fmt, hbar, valueLabel } from './frame';
 import { drawLegend } from './palette';
 import type { ChartOptions } from './types';
 
-export interface BenchmarkInfo {
-  benchmark: string;
-  /** Mean I_binary per item. */
-  binary: number;
-  /** Mean I_wrong per item (information beyond correctness). */
-  wrong: number;
-}
-
-export interface BenchmarkInfoGain extends BenchmarkInfo {
-  total: number;
-  /** Increase of the full response over binary scoring, wrong / binary · 100 (NaN if binary ≤ 0). */
-  gainPct: number;
-}
-
-/** Adds the total and the % information gain over binary scoring (paper Fig. 2a). */
-export function infoGain(rows: BenchmarkInfo[]): BenchmarkInfoGain[] {
-  return rows.map((r) => ({
-    ...r,
-    total: r.binary + r.wrong,
-    gainPct: r.binary > 0 ? (r.wrong / r.binary) * 100 : NaN,
-  }));
-}
+/** What the chart reads of a benchmark's row (core's `BenchmarkInfoRow`). */
+export type BenchmarkInfo = Pick<BenchmarkInfoRow, 'benchmark' | 'infoBinary' | 'infoWrong' | 'gainPct'>;
 
 /** "+101%", "−4%" or "—" for an undefined gain. */
 export function formatGain(pct: number): string {
@@ -35,38 +16,25 @@ export function formatGain(pct: number): string {
 
 const BINARY_COLOR = '#4e79a7';
 const WRONG_COLOR = '#f28e2b';
-const ROW = 22;
 
 /** Horizontal stacked bars of mean I_binary and I_wrong per benchmark, labelled with the % gain. */
 export function infoByBenchmarkChart(
-  data: BenchmarkInfo[],
+  rows: BenchmarkInfo[],
   opts: ChartOptions = {},
 ): SVGSVGElement {
-  const rows = infoGain(data);
-  const names = rows.map((r) => r.benchmark);
-  const margin = { top: 32, right: 56, bottom: 36, left: labelMargin(names) };
-  const f = createFrame(opts, {
-    width: 640,
-    height: margin.top + margin.bottom + Math.max(1, rows.length) * ROW,
+  const f = createRowFrame(opts, {
     title: 'Mean item information per benchmark: binary vs distractor identity',
-    margin,
+    names: rows.map((r) => r.benchmark),
+    rowHeight: 22,
+    top: 32,
+    right: 56,
   });
+  const total = (r: BenchmarkInfo) => r.infoBinary + r.infoWrong;
   const x = scaleLinear()
-    .domain([0, max(rows, (r) => Math.max(r.total, r.binary)) || 1])
+    .domain([0, max(rows, (r) => Math.max(total(r), r.infoBinary)) || 1])
     .nice()
     .range([0, f.innerWidth]);
-  // Indices keep duplicate benchmark names on separate rows.
-  const y = scaleBand<number>()
-    .domain(rows.map((_, i) => i))
-    .range([0, f.innerHeight])
-    .padding(0.2);
-
-  drawAxis(f.plot, axisBottom(x).ticks(6), `translate(0,${f.innerHeight})`);
-  drawAxis(
-    f.plot,
-    axisLeft(y).tickFormat((i) => truncate(names[i])),
-  );
-  axisLabel(f.plot, 'Mean Fisher information per item', f.innerWidth / 2, f.innerHeight + 32);
+  drawRowAxes(f, x, 'Mean Fisher information per item');
 
   const bars = f.plot.append('g').attr('class', 'bars');
   rows.forEach((r, i) => {
@@ -74,32 +42,14 @@ export function infoByBenchmarkChart(
     row
       .append('title')
       .text(
-        `${r.benchmark}: binary ${fmt(r.binary, 3)}, distractors ${fmt(r.wrong, 3)} (${formatGain(r.gainPct)})`,
+        `${r.benchmark}: binary ${fmt(r.infoBinary, 3)}, distractors ${fmt(r.infoWrong, 3)} (${formatGain(r.gainPct)})`,
       );
-    const segments = [
-      { layer: 'binary', from: 0, to: r.binary, color: BINARY_COLOR },
-      { layer: 'wrong', from: r.binary, to: r.total, color: WRONG_COLOR },
-    ];
-    for (const s of segments) {
-      const x0 = x(Math.max(0, Math.min(s.from, s.to)));
-      const x1 = x(Math.max(0, Math.max(s.from, s.to)));
-      row
-        .append('rect')
-        .attr('data-layer', s.layer)
-        .attr('x', x0)
-        .attr('y', y(i)!)
-        .attr('width', Math.max(0, x1 - x0))
-        .attr('height', y.bandwidth())
-        .attr('fill', s.color);
-    }
-    row
-      .append('text')
-      .attr('class', 'gain')
-      .attr('x', x(Math.max(0, r.total, r.binary)) + 4)
-      .attr('y', y(i)! + y.bandwidth() / 2)
-      .attr('dy', '0.32em')
-      .attr('fill', 'currentColor')
-      .text(formatGain(r.gainPct));
+    const band = { y: f.y(i)!, height: f.y.bandwidth() };
+    const at = (v: number) => Math.max(0, v);
+    hbar(row, x, band, at(0), at(r.infoBinary), BINARY_COLOR, { 'data-layer': 'binary' });
+    hbar(row, x, band, at(r.infoBinary), at(total(r)), WRONG_COLOR, { 'data-layer': 'wrong' });
+    const end = x(Math.max(0, total(r), r.infoBinary)) + 4;
+    valueLabel(row, end, band.y + band.height / 2, formatGain(r.gainPct), 'gain');
   });
 
   drawLegend(

@@ -1,5 +1,5 @@
-import { axisBottom, axisLeft, scaleBand, scaleLinear } from 'd3';
-import { axisLabel, createFrame, drawAxis, fmt, labelMargin, MUTED, truncate } from './frame';
+import { scaleBand, scaleLinear } from 'd3';
+import { createRowFrame, drawRowAxes, fmt, hbar, MUTED, valueLabel } from './frame';
 import { drawLegend } from './palette';
 import { whisker } from './series';
 import type { ChartOptions } from './types';
@@ -20,7 +20,6 @@ const METRICS = [
   { key: 'spearman', label: 'Spearman', color: '#4e79a7' },
   { key: 'pearson', label: 'Pearson', color: '#f28e2b' },
 ] as const;
-const ROW = 44;
 
 /**
  * Ability from wrong answers alone (paper Table 3): agreement of held-out θ
@@ -28,13 +27,12 @@ const ROW = 44;
  * side, mean ± sd over folds.
  */
 export function wrongOnlyChart(data: WrongOnlyRow[], opts: ChartOptions = {}): SVGSVGElement {
-  const names = data.map((r) => r.scenario);
-  const margin = { top: 32, right: 44, bottom: 36, left: labelMargin(names) };
-  const f = createFrame(opts, {
-    width: 640,
-    height: margin.top + margin.bottom + Math.max(1, data.length) * ROW,
+  const f = createRowFrame(opts, {
     title: 'Agreement of held-out θ with the full-information θ',
-    margin,
+    names: data.map((r) => r.scenario),
+    rowHeight: 44,
+    top: 32,
+    right: 44,
   });
   const low = Math.min(
     0,
@@ -44,21 +42,12 @@ export function wrongOnlyChart(data: WrongOnlyRow[], opts: ChartOptions = {}): S
     .domain([Number.isFinite(low) ? low : 0, 1])
     .nice()
     .range([0, f.innerWidth]);
-  const y = scaleBand<number>()
-    .domain(data.map((_, i) => i))
-    .range([0, f.innerHeight])
-    .padding(0.2);
+  const y = f.y;
   const inner = scaleBand<string>()
     .domain(METRICS.map((m) => m.key))
     .range([0, y.bandwidth()])
     .padding(0.08);
-
-  drawAxis(f.plot, axisBottom(x).ticks(6), `translate(0,${f.innerHeight})`);
-  drawAxis(
-    f.plot,
-    axisLeft(y).tickFormat((i) => truncate(names[i])),
-  );
-  axisLabel(f.plot, 'Correlation with the reference θ', f.innerWidth / 2, f.innerHeight + 32);
+  drawRowAxes(f, x, 'Correlation with the reference θ');
   f.plot
     .append('line')
     .attr('class', 'zero')
@@ -79,23 +68,11 @@ export function wrongOnlyChart(data: WrongOnlyRow[], opts: ChartOptions = {}): S
         .attr('data-scenario', r.scenario)
         .attr('data-metric', m.key);
       g.append('title').text(`${r.scenario}: ${m.label} ${fmt(v.mean, 3)} ± ${fmt(v.sd, 3)}`);
-      g.append('rect')
-        .attr('class', 'bar')
-        .attr('x', Math.min(x(0), x(v.mean)))
-        .attr('y', top)
-        .attr('width', Math.abs(x(v.mean) - x(0)))
-        .attr('height', inner.bandwidth())
-        .attr('fill', m.color);
+      hbar(g, x, { y: top, height: inner.bandwidth() }, 0, v.mean, m.color, { class: 'bar' });
       // Correlations stop at 1, so the whisker does too.
       const hi = Math.min(1, v.mean + (v.sd || 0));
       if (v.sd > 0) whisker(g, [x(v.mean - v.sd), mid], [x(hi), mid], 'currentColor');
-      g.append('text')
-        .attr('class', 'value')
-        .attr('x', x(Math.max(hi, 0)) + 4)
-        .attr('y', mid)
-        .attr('dy', '0.32em')
-        .attr('fill', 'currentColor')
-        .text(fmt(v.mean, 2));
+      valueLabel(g, x(Math.max(hi, 0)) + 4, mid, fmt(v.mean, 2), 'value');
     }
   });
 

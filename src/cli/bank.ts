@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { toCsv } from '../charts/csv';
+import { toCsv } from '../shared/csv';
 import { bankFromFit, type ItemBank } from '../core/bank/bank';
 import { bankToParameterTable } from '../core/bank/table';
 import { validateBank } from '../core/bank/validate';
@@ -71,7 +71,7 @@ async function save(argv: string[]): Promise<number> {
   if (v.table)
     await writeOut(
       v.table,
-      toCsv(bankToParameterTable(bank) as unknown as Record<string, unknown>[]),
+      toCsv(bankToParameterTable(bank)),
     );
   process.stderr.write(`bank: ${summary(bank)}\n`);
   return 0;
@@ -88,7 +88,7 @@ export async function bankCommand(argv: string[]): Promise<number> {
     if (sub === 'table')
       await writeOut(
         v.out,
-        toCsv(bankToParameterTable(bank) as unknown as Record<string, unknown>[]),
+        toCsv(bankToParameterTable(bank)),
       );
     process.stderr.write(`${positionals[0]}: ${summary(bank)}\n`);
     return 0;

@@ -1,5 +1,6 @@
-import { toCsv } from '../charts/csv';
+import { toCsv } from '../shared/csv';
 import { runCat, type CatResult } from '../core/bank/cat';
+import { CAT_DEFAULTS } from '../core/defaults';
 import { responseModel } from '../core/bank/model';
 import { selectItems, tinyBenchmarkCsv } from '../core/bank/select';
 import { num, oneOf, parse, UsageError } from './args';
@@ -7,10 +8,9 @@ import { readBank, readItemTexts } from './bank';
 import { loadData, writeOut } from './io';
 import { listIds } from './score';
 
-export const CAT_USAGE = `llm-nrm cat --bank bank.json DATA... [--items items.csv] [--max-items 41] [--se 0.2]
+export const CAT_USAGE = `llm-nrm cat --bank bank.json DATA... [--items items.csv] [--max-items ${CAT_DEFAULTS.maxItems}] [--se 0.2]
                     [--values prob|weight|logprob] [--trace trace.csv] --out cat.csv`;
-export const SELECT_USAGE =
-  'llm-nrm select --bank bank.json --k 41 [--range=-2,2] [--items items.csv] --out items.csv';
+export const SELECT_USAGE = `llm-nrm select --bank bank.json --k ${CAT_DEFAULTS.selectK} [--range=-2,2] [--items items.csv] --out items.csv`;
 
 export async function catCommand(argv: string[]): Promise<number> {
   const { values: v, positionals } = parse(
@@ -28,7 +28,7 @@ export async function catCommand(argv: string[]): Promise<number> {
   );
   if (!v.bank) throw new UsageError(`cat needs --bank bank.json.\n\n${CAT_USAGE}`);
   const bank = await readBank(v.bank);
-  const maxItems = num(v['max-items'], 'max-items', 41);
+  const maxItems = num(v['max-items'], 'max-items', CAT_DEFAULTS.maxItems);
   const se = v.se === undefined ? undefined : num(v.se, 'se', 0);
   if (!(maxItems >= 1)) throw new UsageError('--max-items must be at least 1.');
   const valueKind = v.values
@@ -94,7 +94,7 @@ export async function selectCommand(argv: string[]): Promise<number> {
   );
   if (!v.bank) throw new UsageError(`select needs --bank bank.json.\n\n${SELECT_USAGE}`);
   const bank = await readBank(v.bank);
-  const k = num(v.k, 'k', 41);
+  const k = num(v.k, 'k', CAT_DEFAULTS.selectK);
   if (!(k >= 1) || !Number.isInteger(k)) throw new UsageError('--k must be a whole number ≥ 1.');
   const chosen = selectItems(bank, k, { thetaRange: range(v.range) });
   const texts = v.items ? await readItemTexts(v.items) : undefined;

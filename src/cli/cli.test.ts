@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const NAEP = path.resolve(ROOT, '../shared/data/naep');
+const NAEP = path.resolve(ROOT, 'public/demo');
 const run = (args: string[], env: Record<string, string> = {}) =>
   spawnSync(process.execPath, [path.join(ROOT, 'bin/llm-nrm.js'), ...args], {
     encoding: 'utf8',

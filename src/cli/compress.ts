@@ -1,11 +1,12 @@
-import { toCsv } from '../charts/csv';
-import { COMPRESS_MODELS, compressionCurve, DEFAULT_BUDGETS } from '../core/bank/compress';
+import { toCsv } from '../shared/csv';
+import { compressionCurve } from '../core/bank/compress';
+import { COMPRESS_BUDGETS, COMPRESS_TAU, CURVE_MODELS, DEFAULT_MODEL } from '../core/defaults';
 import { MODEL_TYPES, type ModelType } from '../core/model/types';
 import { num, oneOf, parse, UsageError } from './args';
 import { loadData, writeOut } from './io';
 
-export const COMPRESS_USAGE = `llm-nrm compress DATA... [--items items.csv] [--folds 5] [--seed 1] [--models ${COMPRESS_MODELS.join(',')}]
-                    [--budgets ${DEFAULT_BUDGETS.join(',')}] [--steps N] [--tau 0.85] [--per-fold folds.csv] [--quiet] --out fig3a.csv`;
+export const COMPRESS_USAGE = `llm-nrm compress DATA... [--items items.csv] [--folds 5] [--seed 1] [--models ${CURVE_MODELS.join(',')}]
+                    [--budgets ${COMPRESS_BUDGETS.join(',')}] [--steps N] [--tau ${COMPRESS_TAU}] [--per-fold folds.csv] [--quiet] --out fig3a.csv`;
 
 function list(v: string | undefined, name: string): string[] | undefined {
   if (v === undefined) return undefined;
@@ -39,7 +40,7 @@ export async function compressCommand(argv: string[]): Promise<number> {
     COMPRESS_USAGE,
   );
   const models = list(v.models, 'models')?.map(
-    (m) => oneOf(m, 'models', MODEL_TYPES, 'llmnrm') as ModelType,
+    (m) => oneOf(m, 'models', MODEL_TYPES, DEFAULT_MODEL) as ModelType,
   );
   const budgets = list(v.budgets, 'budgets')?.map((b) => {
     const k = num(b, 'budgets', NaN);
@@ -48,6 +49,7 @@ export async function compressCommand(argv: string[]): Promise<number> {
   });
   const ds = await loadData(positionals, v.items);
   process.stderr.write(`loaded ${ds.J} LLMs × ${ds.I} items\n`);
+  const tau = num(v.tau, 'tau', COMPRESS_TAU);
   const steps = v.steps === undefined ? undefined : num(v.steps, 'steps', 2500);
   const folds = num(v.folds, 'folds', 5);
   if (!Number.isInteger(folds) || folds < 2 || ds.J < 2 * folds)
@@ -59,17 +61,16 @@ export async function compressCommand(argv: string[]): Promise<number> {
     seed: num(v.seed, 'seed', 1),
     models,
     budgets,
-    tauTarget: num(v.tau, 'tau', 0.85),
+    tauTarget: tau,
     fitSettings: steps === undefined ? {} : { steps },
     onProgress: v.quiet
       ? undefined
       : (p) => process.stderr.write(`\r[${p.done}/${p.total}] ${p.stage}`.padEnd(90)),
   });
   if (!v.quiet) process.stderr.write('\n');
-  await writeOut(v.out, toCsv(res.rows as unknown as Record<string, unknown>[]));
+  await writeOut(v.out, toCsv(res.rows));
   if (v['per-fold'])
-    await writeOut(v['per-fold'], toCsv(res.perFold as unknown as Record<string, unknown>[]));
-  const tau = num(v.tau, 'tau', 0.85);
+    await writeOut(v['per-fold'], toCsv(res.perFold));
   for (const [model, k] of Object.entries(res.smallestK))
     process.stderr.write(
       `${model}: smallest k with τ ≥ ${tau}: ${k ?? 'none'} (mean over folds), ${res.smallestKPooled[model] ?? 'none'} (pooled)\n`,

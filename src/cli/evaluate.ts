@@ -5,10 +5,11 @@
  * (Fig. 3b).
  */
 import { readFile } from 'node:fs/promises';
-import { toCsv } from '../charts/csv';
-import { calibrationCurve, CALIBRATE_DEFAULT_MODELS } from '../core/eval/calibrate';
+import { toCsv } from '../shared/csv';
+import { CURVE_MODELS, CV_MODELS, DEFAULT_MODEL } from '../core/defaults';
+import { calibrationCurve } from '../core/eval/calibrate';
 import type { EvalProgress, EvalRunOptions } from '../core/eval/common';
-import { crossValidate, CV_DEFAULT_MODELS } from '../core/eval/cv';
+import { crossValidate } from '../core/eval/cv';
 import { externalValidity, parseNameMap, parseScores } from '../core/eval/external';
 import { infoByBenchmark } from '../core/eval/info';
 import { matchNames } from '../core/eval/names';
@@ -129,7 +130,7 @@ async function loadFor(v: FitFlagValues, positionals: string[]) {
   return ds;
 }
 
-const csv = (rows: object[]) => toCsv(rows as Record<string, unknown>[]);
+const csv = (rows: object[]) => toCsv(rows);
 const fmt = (x: number, d = 4) => (Number.isFinite(x) ? x.toFixed(d) : 'NaN');
 
 async function cvCommand(argv: string[]): Promise<number> {
@@ -144,7 +145,7 @@ async function cvCommand(argv: string[]): Promise<number> {
     EVALUATE_USAGE,
   );
   const seed = num(v.seed, 'seed', 1);
-  const models = listOf(v.models, 'models', MODEL_TYPES, CV_DEFAULT_MODELS);
+  const models = listOf(v.models, 'models', MODEL_TYPES, CV_MODELS);
   const folds = num(v.folds, 'folds', 5);
   if (!Number.isInteger(folds) || folds < 2)
     throw new UsageError('--folds must be an integer ≥ 2.');
@@ -245,7 +246,7 @@ async function wrongCommand(argv: string[]): Promise<number> {
     EVALUATE_USAGE,
   );
   const seed = num(v.seed, 'seed', 1);
-  const model = oneOf(v.model, 'model', MODEL_TYPES, 'llmnrm');
+  const model = oneOf(v.model, 'model', MODEL_TYPES, DEFAULT_MODEL);
   const channels = listOf<Channel>(
     v.channels,
     'channels',
@@ -311,7 +312,7 @@ async function calibrateCommand(argv: string[]): Promise<number> {
     EVALUATE_USAGE,
   );
   const seed = num(v.seed, 'seed', 1);
-  const models: ModelType[] = listOf(v.models, 'models', MODEL_TYPES, CALIBRATE_DEFAULT_MODELS);
+  const models: ModelType[] = listOf(v.models, 'models', MODEL_TYPES, CURVE_MODELS);
   const sizes = (v.sizes ?? '5,10,20,40,all').split(',').map((x) => {
     const t = x.trim();
     if (t === 'all') return Infinity;

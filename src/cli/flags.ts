@@ -1,14 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import { toCsv } from '../charts/csv';
+import { toCsv } from '../shared/csv';
 import { bankAsFit } from '../core/bank/bank';
-import { flagItems } from '../core/bank/flags';
+import { FLAG_COLUMNS, flagItems } from '../core/bank/flags';
+import { FLAG_DEFAULTS } from '../core/defaults';
 import type { FitJson } from '../core/fit/types';
 import { num, parse, UsageError } from './args';
 import { readBank } from './bank';
 import { loadData, readFit, writeOut } from './io';
 
 export const FLAGS_USAGE =
-  'llm-nrm flags fit.json|bank.json [DATA...] [--items items.csv] [--gap 0.22] [--saturation 0.95] --out flags.csv';
+  `llm-nrm flags fit.json|bank.json [DATA...] [--items items.csv] [--gap ${FLAG_DEFAULTS.miskeyGap}] [--saturation ${FLAG_DEFAULTS.saturation}] --out flags.csv`;
 
 /** A fit.json, or a bank.json read as a fit. */
 async function readFitOrBank(path: string): Promise<FitJson> {
@@ -37,20 +38,12 @@ export async function flagsCommand(argv: string[]): Promise<number> {
   const fit = await readFitOrBank(positionals[0]);
   const ds = positionals.length > 1 ? await loadData(positionals.slice(1), v.items) : undefined;
   const flags = flagItems(fit, ds, {
-    miskeyGap: num(v.gap, 'gap', 0.22),
-    saturation: num(v.saturation, 'saturation', 0.95),
+    miskeyGap: num(v.gap, 'gap', FLAG_DEFAULTS.miskeyGap),
+    saturation: num(v.saturation, 'saturation', FLAG_DEFAULTS.saturation),
   });
   await writeOut(
     v.out,
-    toCsv(flags as unknown as Record<string, unknown>[], [
-      'item',
-      'benchmark',
-      'key',
-      'flag',
-      'option',
-      'reason',
-      'evidence',
-    ]),
+    toCsv(flags, FLAG_COLUMNS),
   );
   const counts = new Map<string, number>();
   for (const f of flags) counts.set(f.flag, (counts.get(f.flag) ?? 0) + 1);

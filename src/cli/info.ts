@@ -1,4 +1,4 @@
-import { toCsv } from '../charts/csv';
+import { toCsv } from '../shared/csv';
 import { itemInfoRows } from '../core/fit/info';
 import { parse, UsageError } from './args';
 import { readFit, writeOut } from './io';
@@ -10,7 +10,7 @@ export async function infoCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError(`Give exactly one fit.json.\n\n${INFO_USAGE}`);
   const fit = await readFit(positionals[0]);
   const rows = itemInfoRows(fit);
-  await writeOut(values.out, toCsv(rows as unknown as Record<string, unknown>[]));
+  await writeOut(values.out, toCsv(rows));
   const mb = rows.reduce((s, r) => s + r.infoBinary, 0) / (rows.length || 1);
   const mw = rows.reduce((s, r) => s + r.infoWrong, 0) / (rows.length || 1);
   process.stderr.write(

@@ -7,7 +7,7 @@ import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type FitJson, type FitProgress } from '../core/fit/types';
 import { WorkerBridge, WorkerCrashedError } from './bridge';
-import { tinyDataset, tinyFit } from './testData';
+import { tinyDataset, tinyFit } from '../core/testing/tiny';
 
 interface StubState {
   cancelled: number[];

@@ -2,21 +2,22 @@ import * as Comlink from 'comlink';
 import type { Dataset } from '../core/data/types';
 import type { EngineChoice } from '../core/engines/types';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
-import type { FitCheckpointRecord, ResumeFrom } from '../worker/checkpoint';
-import { keepErrorFields } from '../worker/errorTransfer';
-import type { EvalProgressReport, EvalReply, EvalRequest } from '../worker/evaluateProtocol';
+import type { FitCheckpointRecord, ResumeFrom } from '../shared/checkpoint';
+import { keepErrorFields } from '../shared/errorTransfer';
+import type { EvalProgressReport, EvalReply, EvalRequest } from '../shared/evaluateProtocol';
 import type {
+  DerivedReply,
   EngineResolution,
   LoadOptions,
   LoadProgress,
   LoadResult,
   LoadSource,
-} from '../worker/protocol';
+} from '../shared/protocol';
 import type { WorkerApi } from '../worker/worker';
 import { AbortError, abortError, WorkerCrashedError } from './errors';
 
 export { abortError, isAbort, WorkerCrashedError } from './errors';
-import type { DerivedReply } from '../worker/derive';
+
 
 /** Timings of the bridge's safety nets, in ms. */
 export interface BridgeTimings {

@@ -19,7 +19,7 @@ import {
   thetaGrid,
 } from '../core/model/itemfns';
 import { isBinary } from '../core/model/types';
-import { binaryItem, nominalItem } from './derive';
+import { binaryItemOf as binaryItem, nominalItemOf } from '../core/fit/info';
 import { observedProbs } from './responses';
 
 /** The θ grid every per-item chart uses. */
@@ -53,18 +53,18 @@ export function iccData(fit: FitJson, ds: Dataset, i: number): IccData {
       llms,
     };
   }
-  const traces = probtrace(nominalItem(it, ds.key[i]), GRID).map((row) => Array.from(row));
+  const traces = probtrace(nominalItemOf(it), GRID).map((row) => Array.from(row));
   return { theta: GRID, traces, labels: labelsFor(it.nOptions), key: ds.key[i], llms };
 }
 
 /** Information of item i over the grid, split binary / wrong (wrong = 0 for binary models). */
-export function itemInfoData(fit: FitJson, ds: Dataset, i: number): ItemInfoData {
+export function itemInfoData(fit: FitJson, i: number): ItemInfoData {
   const it = fit.items[i];
   if (isBinary(fit.model)) {
     const bi = binaryItem(it);
     return { theta: GRID, binary: GRID.map((t) => binaryInfoAt(bi, t)), wrong: GRID.map(() => 0) };
   }
-  const info = iteminfo(nominalItem(it, ds.key[i]), GRID);
+  const info = iteminfo(nominalItemOf(it), GRID);
   return { theta: GRID, binary: info.map((x) => x.binary), wrong: info.map((x) => x.wrong) };
 }
 
@@ -72,7 +72,7 @@ export function itemInfoData(fit: FitJson, ds: Dataset, i: number): ItemInfoData
 export function bandsData(fit: FitJson, ds: Dataset, i: number): BandsData {
   const it = fit.items[i];
   return {
-    bands: dominantBands(nominalItem(it, ds.key[i]), GRID),
+    bands: dominantBands(nominalItemOf(it), GRID),
     labels: labelsFor(it.nOptions),
     key: ds.key[i],
   };

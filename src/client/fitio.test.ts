@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { alignFit, FitFileError, looksLikeFitJson, parseFitJson } from './fitio';
-import { tinyDataset, tinyFit } from './testData';
+import { tinyDataset, tinyFit } from '../core/testing/tiny';
 
 describe('fit.json import', () => {
   it('round-trips through JSON and restores the data order by id', () => {

@@ -3,7 +3,7 @@ import { flagItems, type ItemFlag } from '../core/bank/flags';
 import type { Dataset } from '../core/data/types';
 import type { FitJson } from '../core/fit/types';
 import { getBridge, isAbort } from './bridge';
-import { deriveStats, type Derived } from './derive';
+import { deriveStats, type Derived } from '../core/fit/derive';
 
 export interface DerivedState {
   fit: FitJson;

@@ -4,8 +4,8 @@
  */
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { FitProgress, FitSettings } from '../core/fit/types';
-import type { FitCheckpointRecord, ResumeFrom } from '../worker/checkpoint';
-import type { LoadOptions, LoadSource } from '../worker/protocol';
+import type { FitCheckpointRecord, ResumeFrom } from '../shared/checkpoint';
+import type { LoadOptions, LoadSource } from '../shared/protocol';
 import { getBridge, isAbort } from './bridge';
 import type { NamedFile } from './dropped';
 import { alignFit, looksLikeFitJson, parseFitJson } from './fitio';

@@ -10,8 +10,8 @@ import {
   fallbackChain,
   fitWithRecovery,
   isDeviceLost,
-  type FitCheckpointRecord,
 } from './checkpoint';
+import type { FitCheckpointRecord } from '../shared/checkpoint';
 
 const ds = simulateNominal({ J: 6, I: 30, seed: 3, K: 4 }).data;
 const settings: FitSettings = { ...DEFAULT_SETTINGS, optimizer: 'adam', steps: 40 };

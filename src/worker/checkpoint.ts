@@ -8,22 +8,8 @@ import { probeEnvironment, resolveEngine, type EngineEnvironment } from '../core
 import type { Engine, EngineName } from '../core/engines/types';
 import { fitDatasetFull, type EngineHandle, type FitCheckpoint } from '../core/fit/fit';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
+import type { FitCheckpointRecord, ResumeFrom } from '../shared/checkpoint';
 import { pickEngine } from './engines';
-
-/** A fit's saved iterate: what the client stores, and `start` of a resume. Crosses the boundary. */
-export interface FitCheckpointRecord {
-  /** The free parameter vector (the optimiser's, not the natural parameters). */
-  x: Float64Array;
-  step: number;
-  objective: number;
-  settings: FitSettings;
-}
-
-/** Where a resumed fit starts: a checkpoint's vector and the step it was taken at. */
-export interface ResumeFrom {
-  x: Float64Array;
-  step: number;
-}
 
 /** Checkpoint every `steps` steps or `ms` milliseconds, whichever comes first, but at most every `minMs`. */
 export interface Cadence {

@@ -1,13 +1,8 @@
-import { flagItems, type ItemFlag } from '../core/bank/flags';
+import { flagItems } from '../core/bank/flags';
 import type { Dataset } from '../core/data/types';
+import { deriveStats } from '../core/fit/derive';
 import type { FitJson } from '../core/fit/types';
-import { deriveStats, type Derived } from '../client/derive';
-
-/** What the views need of a fit besides the fit itself. */
-export interface DerivedReply {
-  derived: Derived;
-  flags: ItemFlag[];
-}
+import type { DerivedReply } from '../shared/protocol';
 
 /** Derived item statistics and flags, if `fit` belongs to `ds` (same items and LLMs, in order). */
 export function deriveInWorker(fit: FitJson, ds: Dataset): DerivedReply {

@@ -20,8 +20,8 @@ import type {
   EvalProgressReport,
   EvalReply,
   EvalRequest,
-} from './evaluateProtocol';
-import { throttle } from './throttle';
+} from '../shared/evaluateProtocol';
+import { throttle } from '../shared/throttle';
 
 /** Progress as the core runs report it (EvalProgress and CompressProgress both fit). */
 interface CoreProgress {

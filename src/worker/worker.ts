@@ -7,27 +7,24 @@ import { datasetSummary } from '../core/data/summary';
 import type { Dataset } from '../core/data/types';
 import type { EngineChoice } from '../core/engines/types';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
-import {
-  armDeviceLoss,
-  fitWithRecovery,
-  type FitCheckpointRecord,
-  type ResumeFrom,
-} from './checkpoint';
+import type { FitCheckpointRecord, ResumeFrom } from '../shared/checkpoint';
+import { armDeviceLoss, fitWithRecovery } from './checkpoint';
 import { createBankApi } from './bank';
 import { readSources, release } from './sources';
-import { deriveInWorker, type DerivedReply } from './derive';
+import { deriveInWorker } from './derive';
 import { pickEngine, resolveChoice } from './engines';
-import { keepErrorFields } from './errorTransfer';
+import { keepErrorFields } from '../shared/errorTransfer';
 import { runEvaluation } from './evaluate';
-import type { EvalProgressReport, EvalReply, EvalRequest } from './evaluateProtocol';
+import type { EvalProgressReport, EvalReply, EvalRequest } from '../shared/evaluateProtocol';
 import type {
+  DerivedReply,
   EngineResolution,
   LoadOptions,
   LoadProgress,
   LoadResult,
   LoadSource,
-} from './protocol';
-import { throttle } from './throttle';
+} from '../shared/protocol';
+import { throttle } from '../shared/throttle';
 import { datasetBuffers, copyDataset } from './transfer';
 
 keepErrorFields();

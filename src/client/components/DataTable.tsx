@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { toCsv } from '../../charts/csv';
+import { toCsv } from '../../shared/csv';
 import { downloadBlob } from '../../charts/export';
 import { slug } from '../slug';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { datasetSummary } from '../../core/data/summary';
 import { DEFAULT_SETTINGS } from '../../core/fit/types';
 import { initialState, reducer } from '../state';
-import { tinyDataset, tinyFit } from '../testData';
+import { tinyDataset, tinyFit } from '../../core/testing/tiny';
 import { checkCheckpoint, checkData, RECORD_VERSION, toSession } from './records';
 
 function savedData(savedAt = 1000) {

@@ -5,7 +5,7 @@
  */
 import type { Dataset } from '../../core/data/types';
 import type { FitJson } from '../../core/fit/types';
-import type { FitCheckpointRecord } from '../../worker/checkpoint';
+import type { FitCheckpointRecord } from '../../shared/checkpoint';
 import type { FitEntry, LoadedData } from '../state';
 
 /** Bumped when a record's layout changes; older records are then ignored. */

@@ -3,7 +3,7 @@
  * checkpoint of a fit in progress. Writes are asynchronous and never awaited
  * by the UI; IndexedDB clones typed arrays itself, so nothing is serialised here.
  */
-import type { FitCheckpointRecord } from '../../worker/checkpoint';
+import type { FitCheckpointRecord } from '../../shared/checkpoint';
 import type { FitEntry, LoadedData } from '../state';
 import { done, transact } from './db';
 import {

@@ -4,7 +4,7 @@ import { distractorHistogramChart } from '../../charts/distractorHistogram';
 import { distractorsByBenchmarkChart } from '../../charts/distractorsByBenchmark';
 import { bandsData } from '../chartData';
 import { Chart } from '../components/Chart';
-import type { Derived } from '../derive';
+import type { Derived } from '../../core/fit/derive';
 import { ItemPicker } from './ItemPicker';
 import type { ViewProps } from './types';
 
@@ -12,8 +12,8 @@ import type { ViewProps } from './types';
 export function DistractorsView(props: ViewProps & { derived: Derived }) {
   const { fit, ds, item, derived } = props;
   const renderBench = useCallback(
-    () => distractorsByBenchmarkChart(derived.distractorsByBenchmark),
-    [derived.distractorsByBenchmark],
+    () => distractorsByBenchmarkChart(derived.infoByBenchmark),
+    [derived.infoByBenchmark],
   );
   const renderHist = useCallback(
     () => distractorHistogramChart({ counts: derived.items.map((r) => r.informative) }),

@@ -4,7 +4,7 @@ import { infoDistributionChart } from '../../charts/infoDistribution';
 import { testInfoChart } from '../../charts/testInfo';
 import { GRID } from '../chartData';
 import { Chart } from '../components/Chart';
-import { testInformation, type Derived } from '../derive';
+import { testInformation, type Derived } from '../../core/fit/derive';
 import { fmtPercent } from '../format';
 import type { ViewProps } from './types';
 

@@ -23,7 +23,7 @@ export function ItemDetail({ fit, ds, item }: ViewProps) {
     [icc, binary, it.id],
   );
   const renderInfo = useCallback(
-    () => itemInfoChart(itemInfoData(fit, ds, item), { title: `Information of item ${it.id}` }),
+    () => itemInfoChart(itemInfoData(fit, item), { title: `Information of item ${it.id}` }),
     [fit, ds, item, it.id],
   );
   const tooltip = useCallback(

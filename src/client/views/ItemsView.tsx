@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { DataTable, type Column } from '../components/DataTable';
 import { fmtPercent } from '../format';
-import type { Derived, ItemRow } from '../derive';
+import type { Derived, ItemRow } from '../../core/fit/derive';
 import type { ViewProps } from './types';
 import { ItemDetail } from './ItemDetail';
 import { FlagTools, flagsColumn, ItemFlagList } from './bank/FlagViews';

@@ -12,14 +12,13 @@ import { abortError } from '../fit/optim';
 import type { FitProgress, FitSettings } from '../fit/types';
 import { createRng, permutation } from '../model/rng';
 import type { ModelType } from '../model/types';
+import { COMPRESS_BUDGETS, COMPRESS_TAU, CURVE_MODELS } from '../defaults';
 import { kendall } from '../stats/corr';
 import { bankFromFit } from './bank';
 import { runCat } from './cat';
 import { estimateLlm, responseTarget, type Response } from './estimate';
 import { responseModel, type ResponseModel } from './model';
 
-export const DEFAULT_BUDGETS: readonly number[] = [5, 10, 20, 41, 100, 200, 500, 1000];
-export const COMPRESS_MODELS: readonly ModelType[] = ['llmnrm', 'nrm-soft', '2pl'];
 
 export interface CompressProgress {
   /** Fits plus held-out LLM runs finished, of `total`. */
@@ -33,7 +32,7 @@ export interface CompressProgress {
 export interface CompressOptions {
   folds?: number;
   seed?: number;
-  /** Item budgets; capped at the number of items (default DEFAULT_BUDGETS). */
+  /** Item budgets; capped at the number of items (default COMPRESS_BUDGETS). */
   budgets?: readonly number[];
   models?: readonly ModelType[];
   /** τ a budget must reach to count as enough (default 0.85, the paper's figure at 41 items). */
@@ -105,9 +104,9 @@ export async function compressionCurve(
   ds: Dataset,
   opts: CompressOptions = {},
 ): Promise<CompressResult> {
-  const models = opts.models ?? COMPRESS_MODELS;
+  const models = opts.models ?? CURVE_MODELS;
   const budgets = [
-    ...new Set((opts.budgets ?? DEFAULT_BUDGETS).map((k) => Math.min(Math.round(k), ds.I))),
+    ...new Set((opts.budgets ?? COMPRESS_BUDGETS).map((k) => Math.min(Math.round(k), ds.I))),
   ]
     .filter((k) => k >= 1)
     .sort((a, b) => a - b);
@@ -166,7 +165,7 @@ export async function compressionCurve(
   const rows: CompressRow[] = [];
   const smallestK: Record<string, number | null> = {};
   const smallestKPooled: Record<string, number | null> = {};
-  const target = opts.tauTarget ?? 0.85;
+  const target = opts.tauTarget ?? COMPRESS_TAU;
   for (const model of models) {
     smallestK[model] = null;
     smallestKPooled[model] = null;

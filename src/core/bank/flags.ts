@@ -3,12 +3,13 @@
  * each flag names the item, says what may be wrong in plain language, and
  * shows the numbers behind it.
  */
-import { argmaxAt } from '../model/cells';
+import { argmaxAt, saturatedOption } from '../model/cells';
 import { OPTION_LABELS, type Dataset } from '../data/types';
 import { nominalItemOf } from '../fit/info';
 import type { FitJson, ItemResult } from '../fit/types';
 import { informativeDistractors, probsAt } from '../model/itemfns';
 import { isBinary } from '../model/types';
+import { FLAG_DEFAULTS } from '../defaults';
 import { bankFromFit } from './bank';
 import { responseModel, responseProbs } from './model';
 
@@ -29,6 +30,17 @@ export interface ItemFlag {
   reason: string;
   evidence: string;
 }
+
+/** The columns of a flags CSV, in order (`llm-nrm flags` and the Items view's export). */
+export const FLAG_COLUMNS: (keyof ItemFlag)[] = [
+  'item',
+  'benchmark',
+  'key',
+  'flag',
+  'option',
+  'reason',
+  'evidence',
+];
 
 export interface FlagOptions {
   /**
@@ -126,19 +138,9 @@ function nominalFlagsOf(
 
 /** Saturation from the data: every observed LLM puts more than `level` on one option. */
 function saturationFlag(it: ItemResult, ds: Dataset, i: number, level: number): ItemFlag | null {
-  let opt = -1;
-  let n = 0;
-  let min = 1;
-  for (let j = 0; j < ds.J; j++) {
-    if (!ds.observed[j * ds.I + i]) continue;
-    const off = (j * ds.I + i) * ds.Kmax;
-    const top = argmaxAt(ds.obs, off, ds.nOptions[i]);
-    if (ds.obs[off + top] <= level || (opt >= 0 && top !== opt)) return null;
-    opt = top;
-    min = Math.min(min, ds.obs[off + top]);
-    n++;
-  }
-  if (n === 0) return null;
+  const sat = saturatedOption(ds, i, level);
+  if (!sat) return null;
+  const { option: opt, llms: n, min } = sat;
   const onKey = opt === ds.key[i];
   return {
     item: it.id,
@@ -244,16 +246,7 @@ function duplicateFlags(
  * non-discriminating when their slope is ≤ 0.
  */
 export function flagItems(fit: FitJson, ds?: Dataset, opts: FlagOptions = {}): ItemFlag[] {
-  const o: Required<FlagOptions> = {
-    miskeyGap: 0.22,
-    thetaHigh: 4,
-    topShare: 0.1,
-    minKeySlope: 0,
-    saturation: 0.95,
-    minDuplicateLlms: 10,
-    minDuplicateMinority: 3,
-    ...opts,
-  };
+  const o: Required<FlagOptions> = { ...FLAG_DEFAULTS, ...opts };
   const thetas = fit.llms.map((l) => l.theta);
   const thetaHi = Math.max(o.thetaHigh, thetas.length ? topTheta(thetas, o.topShare) : -Infinity);
   const dataIndex = new Map(ds?.itemIds.map((id, i) => [id, i]) ?? []);

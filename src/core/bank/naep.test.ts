@@ -4,11 +4,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadDatasetFromPaths } from '../data/node';
 import type { Dataset } from '../data/types';
 import { compressionCurve } from './compress';
-import { heldOutScoring } from './heldout';
+import { heldOutScoring } from './testing';
 
 const NAEP = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../shared/data/naep/econ-reading.wide.csv',
+  '../../../public/demo/econ-reading.wide.csv',
 );
 
 // Fits are capped at 600 steps to keep this file near 30 s on two cores; the

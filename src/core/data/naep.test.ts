@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { loadDataset } from './load.ts';
 import { loadDatasetFromPaths } from './node.ts';
 import { datasetSummary } from './summary.ts';
-import { cell, naepDir } from './test-utils.ts';
+import { cell, demoDir } from './test-utils.ts';
 import type { Dataset } from './types.ts';
 
-const at = (f: string) => path.join(naepDir, f);
+const at = (f: string) => path.join(demoDir, f);
 
 function expectNaepShape(ds: Dataset, I: number) {
   expect(ds.J).toBe(18);

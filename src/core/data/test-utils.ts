@@ -7,8 +7,8 @@ import { DataError, type Dataset } from './types.ts';
 
 /** The repository root (three levels above src/core/data). */
 export const repoRoot = path.resolve(fileURLToPath(new URL('../../../', import.meta.url)));
-/** The shared NAEP data, which CI places beside the repository. */
-export const naepDir = path.resolve(repoRoot, '../shared/data/naep');
+/** The real NAEP data the app embeds as its demo (public/demo/README.md). */
+export const demoDir = path.resolve(repoRoot, 'public/demo');
 /** This folder's fixtures. */
 export const fixturesDir = fileURLToPath(new URL('./fixtures/', import.meta.url));
 

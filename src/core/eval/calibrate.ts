@@ -22,6 +22,7 @@ import { subsetDataset } from '../data/subset';
 import type { Dataset } from '../data/types';
 import { fitDataset } from '../fit/fit';
 import { scoreLlms } from '../fit/score';
+import { CALIBRATE_SIZES, CURVE_MODELS } from '../defaults';
 import { createRng, permutation } from '../model/rng';
 import { isBinary, type ModelType } from '../model/types';
 import { summariseMetrics, throwIfAborted, type EvalRunOptions } from './common';
@@ -29,8 +30,6 @@ import { hideCells } from './folds';
 import { BINARY_METRICS, evaluateBinaryCells, type CellMetrics } from './metrics';
 import { predictorFromFit } from './predict';
 
-export const CALIBRATE_DEFAULT_MODELS: readonly ModelType[] = ['llmnrm', 'nrm-soft', '2pl'];
-export const CALIBRATE_DEFAULT_SIZES: readonly number[] = [5, 10, 20, 40, Infinity];
 
 export interface CalibrateOptions extends EvalRunOptions {
   models?: readonly ModelType[];
@@ -69,7 +68,7 @@ export async function calibrationCurve(
   ds: Dataset,
   opts: CalibrateOptions = {},
 ): Promise<CalibrateResult> {
-  const models = opts.models ?? CALIBRATE_DEFAULT_MODELS;
+  const models = opts.models ?? CURVE_MODELS;
   const draws = opts.draws ?? 3;
   const scoreChannel = opts.scoreChannel ?? 'option';
   if (ds.J < 3)
@@ -77,7 +76,7 @@ export async function calibrationCurve(
   const nTest = Math.min(ds.J - 2, Math.max(1, Math.round((opts.heldOut ?? 0.25) * ds.J)));
   const poolSize = ds.J - nTest;
   const sizeOf = (n: number) => Math.min(poolSize, n);
-  const sizes = [...new Set((opts.sizes ?? CALIBRATE_DEFAULT_SIZES).map(sizeOf))].sort(
+  const sizes = [...new Set((opts.sizes ?? CALIBRATE_SIZES).map(sizeOf))].sort(
     (a, b) => a - b,
   );
   if (sizes.some((n) => !Number.isInteger(n) || n < 2))

@@ -9,6 +9,7 @@
  * training cells' argmax choices on that item.
  */
 import type { Dataset } from '../data/types';
+import { CV_MODELS } from '../defaults';
 import { fitDataset } from '../fit/fit';
 import { isBinary, type ModelType } from '../model/types';
 import { summariseMetrics, throwIfAborted, type EvalRunOptions } from './common';
@@ -16,19 +17,6 @@ import { cellFolds, foldCells, hideCells } from './folds';
 import { CELL_METRICS, evaluateCells, type CellMetrics } from './metrics';
 import { distractorShares, predictorFromFit } from './predict';
 
-/** The models of Table 1, in the paper's order. */
-export const CV_DEFAULT_MODELS: readonly ModelType[] = [
-  'llmnrm',
-  'no-sharpness',
-  'no-position',
-  'no-fallback',
-  'nrm-soft',
-  'nrm-hard',
-  '1pl',
-  '2pl',
-  '3pl',
-  '4pl',
-];
 
 export interface CrossValidateOptions extends EvalRunOptions {
   models?: readonly ModelType[];
@@ -63,7 +51,7 @@ export async function crossValidate(
   ds: Dataset,
   opts: CrossValidateOptions = {},
 ): Promise<CrossValidateResult> {
-  const models = opts.models ?? CV_DEFAULT_MODELS;
+  const models = opts.models ?? CV_MODELS;
   const k = opts.folds ?? 5;
   const seed = opts.seed ?? 1;
   const fold = cellFolds(ds, k, seed);

@@ -5,7 +5,7 @@
  * the benchmark's items), the gain of the full option response over binary
  * scoring, and the mean number of informative distractors per item.
  */
-import { itemInfoRows } from '../fit/info';
+import { infoGainPct, itemInfoRows, type ItemInfoRow } from '../fit/info';
 import type { FitJson } from '../fit/types';
 
 export interface BenchmarkInfoRow {
@@ -23,34 +23,48 @@ export interface BenchmarkInfoRow {
   shareWithInformative: number;
 }
 
-/** Rows per benchmark in first-seen order, then 'all' over every item. Binary fits have I_wrong 0 and no distractor counts. */
-export function infoByBenchmark(fit: FitJson): BenchmarkInfoRow[] {
-  const rows = itemInfoRows(fit);
-  const groups = new Map<string, typeof rows>();
+/** Groups rows by benchmark, in first-seen order ('(none)' for an empty name). */
+export function byBenchmark<R extends { benchmark: string }>(rows: R[]): [string, R[]][] {
+  const groups = new Map<string, R[]>();
   for (const r of rows) {
     const b = r.benchmark || '(none)';
     const g = groups.get(b);
     if (g) g.push(r);
     else groups.set(b, [r]);
   }
-  const summarise = (benchmark: string, g: typeof rows): BenchmarkInfoRow => {
-    const n = g.length || 1;
-    const ib = g.reduce((s, r) => s + r.infoBinary, 0) / n;
-    const iw = g.reduce((s, r) => s + r.infoWrong, 0) / n;
-    const dist = g.map((r) => r.informativeDistractors);
-    const hasDist = dist.every(Number.isFinite);
-    return {
-      benchmark,
-      items: g.length,
-      infoBinary: ib,
-      infoWrong: iw,
-      infoTotal: ib + iw,
-      gainPct: ib > 0 ? (100 * iw) / ib : NaN,
-      informativeDistractors: hasDist ? dist.reduce((s, d) => s + d, 0) / n : NaN,
-      shareWithInformative: hasDist ? dist.filter((d) => d > 0).length / n : NaN,
-    };
+  return [...groups];
+}
+
+type InfoFields = Pick<ItemInfoRow, 'infoBinary' | 'infoWrong' | 'informativeDistractors'>;
+
+/** The row of one group of items. */
+export function summariseInfo(benchmark: string, g: InfoFields[]): BenchmarkInfoRow {
+  const n = g.length || 1;
+  const ib = g.reduce((s, r) => s + r.infoBinary, 0) / n;
+  const iw = g.reduce((s, r) => s + r.infoWrong, 0) / n;
+  const dist = g.map((r) => r.informativeDistractors);
+  const hasDist = dist.every(Number.isFinite);
+  return {
+    benchmark,
+    items: g.length,
+    infoBinary: ib,
+    infoWrong: iw,
+    infoTotal: ib + iw,
+    gainPct: infoGainPct(ib, iw),
+    informativeDistractors: hasDist ? dist.reduce((s, d) => s + d, 0) / n : NaN,
+    shareWithInformative: hasDist ? dist.filter((d) => d > 0).length / n : NaN,
   };
-  const out = [...groups].map(([b, g]) => summarise(b, g));
-  out.push(summarise('all', rows));
-  return out;
+}
+
+/** Rows per benchmark of item rows in first-seen order. */
+export function benchmarkInfoRows<R extends InfoFields & { benchmark: string }>(
+  rows: R[],
+): BenchmarkInfoRow[] {
+  return byBenchmark(rows).map(([b, g]) => summariseInfo(b, g));
+}
+
+/** Rows per benchmark in first-seen order, then 'all' over every item. Binary fits have I_wrong 0 and no distractor counts. */
+export function infoByBenchmark(fit: FitJson): BenchmarkInfoRow[] {
+  const rows = itemInfoRows(fit);
+  return [...benchmarkInfoRows(rows), summariseInfo('all', rows)];
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadDatasetFromPaths } from '../data/node';
-import { naepDir } from '../data/test-utils';
+import { demoDir } from '../data/test-utils';
 import { fitDataset } from '../fit/fit';
 import { bootstrapSpearman, externalValidity, parseNameMap, parseScores } from './external';
 import { matchNames, nameKey } from './names';
@@ -145,12 +145,12 @@ describe('external scores and bootstrap', () => {
   });
 
   it('real data: NAEP LLM-NRM θ against the LMArena snapshot', async () => {
-    const ds = await loadDatasetFromPaths([path.join(naepDir, 'econ-reading.wide.csv')]);
+    const ds = await loadDatasetFromPaths([path.join(demoDir, 'econ-reading.wide.csv')]);
     const fit = await fitDataset(ds, { model: 'llmnrm', tol: 1e-6 });
     const arena = parseScores(
-      readFileSync(path.join(naepDir, '../arena/lmarena_text_2025-08-04.csv'), 'utf8'),
+      readFileSync(path.join(demoDir, 'arena/lmarena_text_2025-08-04.csv'), 'utf8'),
     );
-    const map = parseNameMap(readFileSync(path.join(naepDir, 'models.csv'), 'utf8'));
+    const map = parseNameMap(readFileSync(path.join(demoDir, 'models.csv'), 'utf8'));
     const m = matchNames(
       fit.llms.map((l) => l.id),
       arena.map((s) => s.name),

@@ -1,3 +1,7 @@
+/**
+ * Item information of a fit, the one place it is computed: the Information
+ * tab, Fig. 2a/2b in Evaluate, `llm-nrm info` and the charts all read these rows.
+ */
 import { OPTION_LABELS } from '../data/types';
 import {
   binaryInfoAt,
@@ -6,6 +10,7 @@ import {
   type BinaryItem,
   type NominalItem,
 } from '../model/itemfns';
+import { isBinary } from '../model/types';
 import type { FitJson, ItemResult } from './types';
 
 /** The nominal component of a fitted item, for the item functions. */
@@ -35,13 +40,19 @@ export interface ItemInfoRow {
   informativeDistractors: number;
 }
 
+/** What the full option response adds over binary scoring, in percent (NaN when I_binary ≤ 0). */
+export function infoGainPct(infoBinary: number, infoWrong: number): number {
+  return infoBinary > 0 ? (100 * infoWrong) / infoBinary : NaN;
+}
+
 /**
  * Mean I_binary and I_wrong of every item over the fitted LLMs' θ (the fitted
- * θ distribution), and its informative-distractor count.
+ * θ distribution), and its informative-distractor count. Binary models have
+ * I_wrong 0 and no distractor count.
  */
 export function itemInfoRows(fit: FitJson): ItemInfoRow[] {
   const thetas = fit.llms.map((l) => l.theta);
-  const binary = fit.items.length > 0 && fit.items[0].a === undefined;
+  const binary = isBinary(fit.model);
   return fit.items.map((it) => {
     let infoBinary: number;
     let infoWrong = 0;
@@ -63,7 +74,7 @@ export function itemInfoRows(fit: FitJson): ItemInfoRow[] {
       nOptions: it.nOptions,
       infoBinary,
       infoWrong,
-      gainPct: infoBinary > 0 ? (100 * infoWrong) / infoBinary : NaN,
+      gainPct: infoGainPct(infoBinary, infoWrong),
       informativeDistractors: informative,
     };
   });

@@ -8,10 +8,7 @@ import { createRng } from '../model/rng';
 import { fitDataset } from './fit';
 import { makeObjective, pose } from './pose';
 
-const NAEP = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../shared/data/naep',
-);
+const NAEP = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../public/demo');
 const f = (name: string) => path.join(NAEP, name);
 
 describe('real NAEP data (18 LLMs × 345 items)', () => {

@@ -1,4 +1,6 @@
 import type { Dataset } from '../data/types';
+import { FLAG_DEFAULTS } from '../defaults';
+import { saturatedOption } from '../model/cells';
 import type { Mode } from '../model/params';
 
 const MAX_LISTED = 10;
@@ -13,7 +15,7 @@ function listed(ids: string[]): string {
  * presenting drifting numbers as estimates.
  */
 export function identificationNotes(ds: Dataset, mode: Mode): string[] {
-  const { J, I, Kmax } = ds;
+  const { J, I } = ds;
   const notes: string[] = [];
   const held =
     mode === 'default'
@@ -23,19 +25,9 @@ export function identificationNotes(ds: Dataset, mode: Mode): string[] {
   const sparseItems: string[] = [];
   for (let i = 0; i < I; i++) {
     let n = 0;
-    let top = -1;
-    let same = true;
-    for (let j = 0; j < J; j++) {
-      if (!ds.observed[j * I + i]) continue;
-      n++;
-      const off = (j * I + i) * Kmax;
-      let best = 0;
-      for (let k = 1; k < ds.nOptions[i]; k++) if (ds.obs[off + k] > ds.obs[off + best]) best = k;
-      if (ds.obs[off + best] <= 0.95 || (top >= 0 && best !== top)) same = false;
-      top = best;
-    }
+    for (let j = 0; j < J; j++) n += ds.observed[j * I + i];
     if (n < 2) sparseItems.push(ds.itemIds[i]);
-    else if (same) saturated.push(ds.itemIds[i]);
+    else if (saturatedOption(ds, i, FLAG_DEFAULTS.saturation)) saturated.push(ds.itemIds[i]);
   }
   if (saturated.length)
     notes.push(

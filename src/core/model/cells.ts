@@ -26,6 +26,36 @@ export function argmaxAt(x: ArrayLike<number>, off: number, K: number): number {
   return best;
 }
 
+/** A saturated item: the option every observed LLM puts more than the level on. */
+export interface Saturation {
+  option: number;
+  /** LLMs observed on the item. */
+  llms: number;
+  /** The smallest probability any of them puts on `option`. */
+  min: number;
+}
+
+/**
+ * Whether every observed LLM puts more than `level` on the same option of
+ * item i (null if not, or if no LLM is observed). The one saturation rule: the
+ * fit's identification notes and the item flags both read it.
+ */
+export function saturatedOption(ds: Dataset, i: number, level: number): Saturation | null {
+  let option = -1;
+  let llms = 0;
+  let min = 1;
+  for (let j = 0; j < ds.J; j++) {
+    if (!ds.observed[j * ds.I + i]) continue;
+    const off = (j * ds.I + i) * ds.Kmax;
+    const top = argmaxAt(ds.obs, off, ds.nOptions[i]);
+    if (ds.obs[off + top] <= level || (option >= 0 && top !== option)) return null;
+    option = top;
+    min = Math.min(min, ds.obs[off + top]);
+    llms++;
+  }
+  return llms === 0 ? null : { option, llms, min };
+}
+
 /**
  * Collect the observed cells of `ds`. `hard` turns option targets and the
  * correctness target into their argmax versions.

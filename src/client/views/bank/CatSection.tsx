@@ -3,7 +3,7 @@ import { catTraceChart } from '../../../charts/catTrace';
 import type { ItemBank } from '../../../core/bank/bank';
 import type { CatStep } from '../../../core/bank/cat';
 import type { ItemText } from '../../../core/data/types';
-import type { CatSource } from '../../../worker/bankProtocol';
+import type { CatSource } from '../../../shared/bankProtocol';
 import { Chart } from '../../components/Chart';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Field } from '../../components/Field';
@@ -12,6 +12,7 @@ import { catSettings, downloadTiny, STOP_TEXT } from './catForm';
 import { InteractiveCat } from './InteractiveCat';
 import { dispatchBank, runTask, type BankUiState } from './store';
 import { TaskStatus } from './TaskStatus';
+import { CAT_DEFAULTS } from '../../../core/defaults';
 
 export interface CatSectionProps {
   bank: ItemBank;
@@ -39,7 +40,7 @@ export function CatSection(props: CatSectionProps) {
   const id = useId();
   const newLlms = st.newData?.llmIds ?? [];
   const [pick, setPick] = useState('');
-  const [maxItems, setMaxItems] = useState('41');
+  const [maxItems, setMaxItems] = useState(String(CAT_DEFAULTS.maxItems));
   const [se, setSe] = useState('');
   const options = [
     ...newLlms.map((_l, j) => `new:${j}`),

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { downloadBlob } from '../../../charts/export';
 import type { ItemFlag } from '../../../core/bank/flags';
 import type { Column } from '../../components/DataTable';
-import type { ItemRow } from '../../derive';
+import type { ItemRow } from '../../../core/fit/derive';
 import {
   FLAG_KINDS,
   FLAG_LABELS,

@@ -7,6 +7,7 @@ import { Field } from '../../components/Field';
 import { downloadTiny } from './catForm';
 import { dispatchBank, runTask, type BankUiState } from './store';
 import { TaskStatus } from './TaskStatus';
+import { CAT_DEFAULTS } from '../../../core/defaults';
 
 type Row = SelectedItem & { rank: number };
 
@@ -36,7 +37,7 @@ export function SelectSection(props: {
   texts: ReadonlyMap<string, ItemText | null>;
 }) {
   const { bank, against, st, texts } = props;
-  const [k, setK] = useState('41');
+  const [k, setK] = useState(String(CAT_DEFAULTS.selectK));
   const [lo, setLo] = useState('-2');
   const [hi, setHi] = useState('2');
   const sel = st.selected?.against === against ? st.selected : null;

@@ -9,8 +9,8 @@ import type {
   ItemBank,
   NewDataInfo,
   ScoreResult,
-} from '../../../worker/bankProtocol';
-import type { LoadOptions, LoadProgress, LoadSource } from '../../../worker/protocol';
+} from '../../../shared/bankProtocol';
+import type { LoadOptions, LoadProgress, LoadSource } from '../../../shared/protocol';
 import { getBridge } from '../../bridge';
 
 /** Reads new LLMs' data into the worker's second slot (the calibration data stays). */

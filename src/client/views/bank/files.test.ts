@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bankFromFit } from '../../../core/bank/bank';
-import { tinyBinaryFit, tinyDataset, tinyFit } from '../../testData';
+import { tinyBinaryFit, tinyDataset, tinyFit } from '../../../core/testing/tiny';
 import { catSettings } from './catForm';
 import {
   bankJson,

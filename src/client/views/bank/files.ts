@@ -2,7 +2,7 @@
  * Bank files in and out, and the small parsing the Bank & CAT tab needs. Pure
  * (no DOM, no React): tested in Node.
  */
-import { toCsv } from '../../../charts/csv';
+import { toCsv } from '../../../shared/csv';
 import { bankFromFit, type ItemBank } from '../../../core/bank/bank';
 import { bankToParameterTable } from '../../../core/bank/table';
 import { validateBank } from '../../../core/bank/validate';
@@ -55,7 +55,7 @@ export function bankJson(bank: ItemBank): string {
 
 /** mirt-style parameter table (one row per item, parameter and option). */
 export function parameterTableCsv(bank: ItemBank): string {
-  return toCsv(bankToParameterTable(bank) as unknown as Record<string, unknown>[], [
+  return toCsv(bankToParameterTable(bank), [
     'item',
     'benchmark',
     'class',

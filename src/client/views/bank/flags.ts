@@ -3,8 +3,8 @@
  * data, indexed by item, with short labels, a filter and a CSV export.
  */
 import { useMemo } from 'react';
-import { toCsv } from '../../../charts/csv';
-import { flagItems, type FlagKind, type ItemFlag } from '../../../core/bank/flags';
+import { toCsv } from '../../../shared/csv';
+import { FLAG_COLUMNS, flagItems, type FlagKind, type ItemFlag } from '../../../core/bank/flags';
 import type { Dataset } from '../../../core/data/types';
 import type { FitJson } from '../../../core/fit/types';
 
@@ -76,13 +76,5 @@ export function flaggedCsv(idx: FlagIndex, filter: FlagFilter = 'any'): string {
   const rows = idx.all.filter(
     (f) => filter === 'all' || filter === 'any' || filter === 'none' || f.flag === filter,
   );
-  return toCsv((filter === 'none' ? [] : rows) as unknown as Record<string, unknown>[], [
-    'item',
-    'benchmark',
-    'key',
-    'flag',
-    'option',
-    'reason',
-    'evidence',
-  ]);
+  return toCsv(filter === 'none' ? [] : rows, FLAG_COLUMNS);
 }

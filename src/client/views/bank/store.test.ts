@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bankFromFit } from '../../../core/bank/bank';
-import { tinyFit } from '../../testData';
-import type { NewDataInfo, ScoreResult } from '../../../worker/bankProtocol';
+import { tinyFit } from '../../../core/testing/tiny';
+import type { NewDataInfo, ScoreResult } from '../../../shared/bankProtocol';
 import { bankReducer, initialBankState, type BankUiState } from './store';
 
 const bank = bankFromFit(tinyFit(), { dataFiles: [] });

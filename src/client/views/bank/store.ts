@@ -13,7 +13,7 @@ import type {
   ItemBank,
   NewDataInfo,
   ScoreResult,
-} from '../../../worker/bankProtocol';
+} from '../../../shared/bankProtocol';
 import { isAbort } from '../../bridge';
 import { toUiError } from '../../errors';
 import type { UiError } from '../../state';

@@ -9,6 +9,7 @@ import { ModelChecks } from './ModelChecks';
 import {
   CURVE_MODELS,
   DEFAULT_BUDGETS,
+  DEFAULT_TAU,
   parseBudgets,
   parseInteger,
   parseShare,
@@ -65,7 +66,7 @@ export function CompressSection({ ds, fitSettings, busy }: SectionProps) {
   const [folds, setFolds] = useSavedState('compress.folds', '5');
   const [seed, setSeed] = useSavedState('compress.seed', '1');
   const [budgets, setBudgets] = useSavedState('compress.budgets', DEFAULT_BUDGETS);
-  const [target, setTarget] = useSavedState('compress.target', '0.85');
+  const [target, setTarget] = useSavedState('compress.target', DEFAULT_TAU);
   const run = useSectionRun(
     ds,
     'compress',

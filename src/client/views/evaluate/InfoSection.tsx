@@ -11,24 +11,8 @@ import { ResultTable } from './ResultTable';
 import type { SectionProps } from './types';
 
 function InfoResults({ rows }: { rows: BenchmarkInfoRow[] }) {
-  const renderInfo = useCallback(
-    () =>
-      infoByBenchmarkChart(
-        rows.map((r) => ({ benchmark: r.benchmark, binary: r.infoBinary, wrong: r.infoWrong })),
-      ),
-    [rows],
-  );
-  const renderDist = useCallback(
-    () =>
-      distractorsByBenchmarkChart(
-        rows.map((r) => ({
-          benchmark: r.benchmark,
-          meanInformative: r.informativeDistractors,
-          items: r.items,
-        })),
-      ),
-    [rows],
-  );
+  const renderInfo = useCallback(() => infoByBenchmarkChart(rows), [rows]);
+  const renderDist = useCallback(() => distractorsByBenchmarkChart(rows), [rows]);
   return (
     <>
       <ResultTable

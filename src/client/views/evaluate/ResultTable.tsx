@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { toCsv } from '../../../charts/csv';
+import { toCsv } from '../../../shared/csv';
 import { downloadBlob } from '../../../charts/export';
 import { slug } from '../../slug';
 
@@ -31,7 +31,7 @@ export function ResultTable<T>({
   csvRows: () => readonly object[];
 }) {
   const exportCsv = () => {
-    const csv = toCsv(csvRows() as Record<string, unknown>[]);
+    const csv = toCsv(csvRows());
     downloadBlob(new Blob([csv], { type: 'text/csv' }), `${slug(name)}.csv`);
   };
   return (

@@ -10,6 +10,7 @@ import { ResultTable } from './ResultTable';
 import { useSavedState } from './savedState';
 import { meanSd, SCENARIO_LABELS, wrongChartData } from './shape';
 import type { SectionProps } from './types';
+import { DEFAULT_MODEL } from '../../../core/defaults';
 
 function WrongResults({ result }: { result: WrongOnlyResult }) {
   const render = useCallback(() => wrongOnlyChart(wrongChartData(result)), [result]);
@@ -41,7 +42,7 @@ function WrongResults({ result }: { result: WrongOnlyResult }) {
 
 /** Table 3: θ from correctness only vs from the distractors of wrong answers only. */
 export function WrongSection({ ds, fitSettings, busy }: SectionProps) {
-  const [model, setModel] = useSavedState<ModelType>('wrong.model', 'llmnrm');
+  const [model, setModel] = useSavedState<ModelType>('wrong.model', DEFAULT_MODEL);
   const [folds, setFolds] = useSavedState('wrong.folds', '5');
   const [seed, setSeed] = useSavedState('wrong.seed', '1');
   const [withOption, setWithOption] = useSavedState('wrong.option', false);

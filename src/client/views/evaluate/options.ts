@@ -1,17 +1,14 @@
 /**
- * The Evaluate tab's defaults and the parsing of its text fields. Defaults
- * mirror the core's (CV_DEFAULT_MODELS, COMPRESS_MODELS, DEFAULT_BUDGETS,
- * CALIBRATE_DEFAULT_SIZES), restated here so the page does not bundle the
- * fitting code that lives beside them.
+ * The Evaluate tab's defaults, as its text fields show them (from
+ * core/defaults.ts, shared with the CLI), and the parsing of those fields.
  */
-import { MODEL_TYPES, type ModelType } from '../../../core/model/types';
+import { CALIBRATE_SIZES, COMPRESS_BUDGETS, COMPRESS_TAU } from '../../../core/defaults';
+import type { ModelType } from '../../../core/model/types';
 
-/** Table 1 fits every model type, in the paper's order. */
-export const CV_MODELS: readonly ModelType[] = MODEL_TYPES;
-/** Figs 3a and 3b compare the LLM-NRM with Bock's NRM and the 2PL. */
-export const CURVE_MODELS: readonly ModelType[] = ['llmnrm', 'nrm-soft', '2pl'];
-export const DEFAULT_BUDGETS = '5, 10, 20, 41, 100, 200, 500, 1000';
-export const DEFAULT_SIZES = '5, 10, 20, 40, all';
+export { CURVE_MODELS, CV_MODELS } from '../../../core/defaults';
+export const DEFAULT_BUDGETS = COMPRESS_BUDGETS.join(', ');
+export const DEFAULT_SIZES = CALIBRATE_SIZES.map((n) => (n === Infinity ? 'all' : n)).join(', ');
+export const DEFAULT_TAU = String(COMPRESS_TAU);
 
 /** A whole number in [min, max] from a text field; throws a message naming the field. */
 export function parseInteger(text: string, name: string, min: number, max = Infinity): number {

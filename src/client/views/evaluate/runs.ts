@@ -11,7 +11,7 @@ import type {
   EvalProgressReport,
   EvalReply,
   EvalRequest,
-} from '../../../worker/evaluateProtocol';
+} from '../../../shared/evaluateProtocol';
 import { getBridge, isAbort, type WorkerBridge } from '../../bridge';
 import { toUiError } from '../../errors';
 import type { UiError } from '../../state';

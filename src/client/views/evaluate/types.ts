@@ -1,5 +1,5 @@
 import type { Dataset } from '../../../core/data/types';
-import type { EvalFitSettings } from '../../../worker/evaluateProtocol';
+import type { EvalFitSettings } from '../../../shared/evaluateProtocol';
 
 /** What every evaluation section receives. */
 export interface SectionProps {

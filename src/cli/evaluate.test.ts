@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../cli/main';
-import { writeWideCsv } from '../data/write';
-import { loadDatasetFromPaths } from '../data/node';
-import { simulateNominal } from '../model/simulate';
-import { crossValidate } from './cv';
+import { writeWideCsv } from '../core/data/write';
+import { loadDatasetFromPaths } from '../core/data/node';
+import { crossValidate } from '../core/eval/cv';
+import { simulateNominal } from '../core/model/simulate';
+import { main } from './main';
 
 const readCsv = (file: string) =>
   Papa.parse<Record<string, string>>(readFileSync(file, 'utf8'), {

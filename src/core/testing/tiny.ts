@@ -1,9 +1,9 @@
 /**
- * A tiny hand-made data set and fit for the client's unit tests: 3 LLMs, 3
+ * A tiny hand-made data set and fit for unit tests: 3 LLMs, 3
  * items (two with 3 options, one with 2), one missing cell.
  */
-import type { Dataset } from '../core/data/types';
-import { DEFAULT_SETTINGS, type FitJson } from '../core/fit/types';
+import type { Dataset } from '../data/types';
+import { DEFAULT_SETTINGS, type FitJson } from '../fit/types';
 
 export function tinyDataset(): Dataset {
   const J = 3;

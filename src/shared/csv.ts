@@ -26,9 +26,15 @@ function quote(text: string): string {
  * numbers, null and undefined become empty cells. Columns default to the
  * union of row keys in first-seen order.
  */
-export function toCsv(rows: Record<string, unknown>[], columns?: string[]): string {
-  const cols = columns ?? [...new Set(rows.flatMap((r) => Object.keys(r)))];
+export function toCsv<T extends object>(
+  rows: readonly T[],
+  columns?: readonly (keyof T & string)[],
+): string {
+  const cols: readonly string[] = columns ?? [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const lines = [cols.map((c) => quote(cellText(c))).join(',')];
-  for (const row of rows) lines.push(cols.map((c) => quote(cellText(row[c]))).join(','));
+  for (const row of rows) {
+    const cells = row as Record<string, unknown>;
+    lines.push(cols.map((c) => quote(cellText(cells[c]))).join(','));
+  }
   return lines.join('\r\n') + '\r\n';
 }

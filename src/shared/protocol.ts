@@ -2,10 +2,12 @@
  * What crosses the worker boundary, read by both sides. Types only: the client
  * imports nothing from the worker at run time except the error transfer handler.
  */
+import type { ItemFlag } from '../core/bank/flags';
 import type { LoadOptions as CoreLoadOptions } from '../core/data/load';
 import type { DatasetSummary } from '../core/data/summary';
 import type { Dataset } from '../core/data/types';
 import type { EngineName } from '../core/engines/types';
+import type { Derived } from '../core/fit/derive';
 
 /** One input file, in whichever form the caller has it. */
 export type LoadSource =
@@ -39,4 +41,10 @@ export interface LoadResult {
 export interface EngineResolution {
   name: EngineName;
   reason: string;
+}
+
+/** What the views need of a fit besides the fit itself, computed in the worker. */
+export interface DerivedReply {
+  derived: Derived;
+  flags: ItemFlag[];
 }

@@ -32,7 +32,7 @@ export type CatSource = 'new' | 'calibration';
 
 /** Stopping rules of a simulated adaptive test. */
 export interface CatSettings {
-  /** Stop after this many items (default 41). */
+  /** Stop after this many items (default CAT_DEFAULTS.maxItems, 41). */
   maxItems: number;
   /** Stop once SE(θ) falls below this (none when undefined). */
   se?: number;

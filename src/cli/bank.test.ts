@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const NAEP = path.resolve(ROOT, '../shared/data/naep');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const NAEP = path.resolve(ROOT, 'public/demo');
 const WIDE = path.join(NAEP, 'econ-reading.wide.csv');
 const ITEMS = path.join(NAEP, 'econ-reading.items.csv');
 const run = (args: string[]) =>

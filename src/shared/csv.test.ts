@@ -49,7 +49,7 @@ describe('toCsv', () => {
 
   it('writes empty cells for missing and non-finite values', () => {
     expect(
-      toCsv(
+      toCsv<Record<string, unknown>>(
         [{ a: null, b: undefined, c: NaN, d: Infinity, e: true }],
         ['a', 'b', 'c', 'd', 'e', 'f'],
       ),
