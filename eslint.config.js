@@ -20,14 +20,52 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
-  {
-    // The numeric core must stay free of the DOM, React and d3-selection.
-    files: ['src/core/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: ['react', 'react-dom', 'd3*', '../client/*', '../../client/*'] },
-      ],
-    },
-  },
+  // Layers: core ← charts, worker, cli ← client, with shared/ read by both
+  // sides of the worker boundary. Each layer may import only the ones below it.
+  layer('src/core/**/*.ts', ['client', 'charts', 'worker', 'cli', 'shared', 'parity'], {
+    packages: ['react', 'react-dom', 'd3', 'd3-*', 'comlink'],
+    why: 'core is pure TypeScript: no DOM, React, d3 or worker; nothing above it',
+  }),
+  layer('src/charts/**/*.ts', ['client', 'worker', 'cli', 'parity'], {
+    packages: ['react', 'react-dom', 'comlink'],
+    why: 'charts read core and shared only',
+  }),
+  layer('src/worker/**/*.ts', ['client', 'charts', 'cli', 'parity'], {
+    packages: ['react', 'react-dom', 'd3', 'd3-*'],
+    why: 'the worker reads core and shared only',
+  }),
+  layer('src/cli/**/*.ts', ['client', 'charts', 'worker', 'parity'], {
+    packages: ['react', 'react-dom', 'd3', 'd3-*', 'comlink'],
+    why: 'the CLI reads core and shared only',
+  }),
+  layer('src/shared/**/*.ts', ['client', 'charts', 'worker', 'cli', 'parity'], {
+    packages: ['react', 'react-dom', 'd3', 'd3-*'],
+    typesOnly: ['core'],
+    why: 'shared holds what crosses the worker boundary: core types, no code above core',
+  }),
 );
+
+/**
+ * One layer's import fence: no relative path through a folder of `banned`
+ * (or, for `typesOnly`, only `import type` from it), and none of `packages`.
+ */
+function layer(files, banned, { packages, why, typesOnly = [] }) {
+  const through = (names) => `(^|/)(${names.join('|')})(/|$)`;
+  const patterns = [
+    { regex: through(banned), message: `Layer rule: ${why}.` },
+    { group: packages, message: `Layer rule: ${why}.` },
+  ];
+  if (typesOnly.length)
+    patterns.push({
+      regex: through(typesOnly),
+      allowTypeImports: true,
+      message: `Layer rule: ${why}.`,
+    });
+  return {
+    files: [files],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns }],
+    },
+  };
+}

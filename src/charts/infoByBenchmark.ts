@@ -5,7 +5,10 @@ import { drawLegend } from './palette';
 import type { ChartOptions } from './types';
 
 /** What the chart reads of a benchmark's row (core's `BenchmarkInfoRow`). */
-export type BenchmarkInfo = Pick<BenchmarkInfoRow, 'benchmark' | 'infoBinary' | 'infoWrong' | 'gainPct'>;
+export type BenchmarkInfo = Pick<
+  BenchmarkInfoRow,
+  'benchmark' | 'infoBinary' | 'infoWrong' | 'gainPct'
+>;
 
 /** "+101%", "−4%" or "—" for an undefined gain. */
 export function formatGain(pct: number): string {

@@ -68,11 +68,7 @@ async function save(argv: string[]): Promise<number> {
   const bank = bankFromFit(fit, { dataFiles: v.data ?? [] }, texts);
   if (!v.data) process.stderr.write('note: no --data given; the bank records no data files.\n');
   await writeOut(v.out, JSON.stringify(bank, null, 1) + '\n');
-  if (v.table)
-    await writeOut(
-      v.table,
-      toCsv(bankToParameterTable(bank)),
-    );
+  if (v.table) await writeOut(v.table, toCsv(bankToParameterTable(bank)));
   process.stderr.write(`bank: ${summary(bank)}\n`);
   return 0;
 }
@@ -85,11 +81,7 @@ export async function bankCommand(argv: string[]): Promise<number> {
     if (positionals.length !== 1)
       throw new UsageError(`Give exactly one bank.json.\n\n${BANK_USAGE}`);
     const bank = await readBank(positionals[0]);
-    if (sub === 'table')
-      await writeOut(
-        v.out,
-        toCsv(bankToParameterTable(bank)),
-      );
+    if (sub === 'table') await writeOut(v.out, toCsv(bankToParameterTable(bank)));
     process.stderr.write(`${positionals[0]}: ${summary(bank)}\n`);
     return 0;
   }

@@ -69,8 +69,7 @@ export async function compressCommand(argv: string[]): Promise<number> {
   });
   if (!v.quiet) process.stderr.write('\n');
   await writeOut(v.out, toCsv(res.rows));
-  if (v['per-fold'])
-    await writeOut(v['per-fold'], toCsv(res.perFold));
+  if (v['per-fold']) await writeOut(v['per-fold'], toCsv(res.perFold));
   for (const [model, k] of Object.entries(res.smallestK))
     process.stderr.write(
       `${model}: smallest k with τ ≥ ${tau}: ${k ?? 'none'} (mean over folds), ${res.smallestKPooled[model] ?? 'none'} (pooled)\n`,

@@ -8,8 +8,7 @@ import { num, parse, UsageError } from './args';
 import { readBank } from './bank';
 import { loadData, readFit, writeOut } from './io';
 
-export const FLAGS_USAGE =
-  `llm-nrm flags fit.json|bank.json [DATA...] [--items items.csv] [--gap ${FLAG_DEFAULTS.miskeyGap}] [--saturation ${FLAG_DEFAULTS.saturation}] --out flags.csv`;
+export const FLAGS_USAGE = `llm-nrm flags fit.json|bank.json [DATA...] [--items items.csv] [--gap ${FLAG_DEFAULTS.miskeyGap}] [--saturation ${FLAG_DEFAULTS.saturation}] --out flags.csv`;
 
 /** A fit.json, or a bank.json read as a fit. */
 async function readFitOrBank(path: string): Promise<FitJson> {
@@ -41,10 +40,7 @@ export async function flagsCommand(argv: string[]): Promise<number> {
     miskeyGap: num(v.gap, 'gap', FLAG_DEFAULTS.miskeyGap),
     saturation: num(v.saturation, 'saturation', FLAG_DEFAULTS.saturation),
   });
-  await writeOut(
-    v.out,
-    toCsv(flags, FLAG_COLUMNS),
-  );
+  await writeOut(v.out, toCsv(flags, FLAG_COLUMNS));
   const counts = new Map<string, number>();
   for (const f of flags) counts.set(f.flag, (counts.get(f.flag) ?? 0) + 1);
   const items = new Set(flags.map((f) => f.item)).size;

@@ -18,7 +18,6 @@ import { AbortError, abortError, WorkerCrashedError } from './errors';
 
 export { abortError, isAbort, WorkerCrashedError } from './errors';
 
-
 /** Timings of the bridge's safety nets, in ms. */
 export interface BridgeTimings {
   /** How long a cancelled call may take to stop before its worker is replaced. */

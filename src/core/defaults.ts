@@ -2,6 +2,7 @@
  * The defaults the CLI and the UI share, in one place so both say the same.
  * Constants only: the page imports this without bundling the fitting code.
  */
+import type { FlagOptions } from './bank/flags';
 import { MODEL_TYPES, type ModelType } from './model/types';
 
 /** The model a fit uses unless told otherwise. */
@@ -26,12 +27,12 @@ export const CALIBRATE_SIZES: readonly number[] = [5, 10, 20, 40, Infinity];
 export const CAT_DEFAULTS = { maxItems: 41, selectK: 41 } as const;
 
 /** Thresholds of the item flags; `core/bank/flags.ts` says how each was chosen. */
-export const FLAG_DEFAULTS = {
-  miskeyGap: 0.22,
-  thetaHigh: 4,
-  topShare: 0.1,
+export const FLAG_DEFAULTS: Readonly<Required<FlagOptions>> = {
+  miskeyGap: 0.2,
+  keyFitTol: 0.2,
+  minSupport: 1,
   minKeySlope: 0,
   saturation: 0.95,
   minDuplicateLlms: 10,
   minDuplicateMinority: 3,
-} as const;
+};

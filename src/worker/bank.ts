@@ -14,7 +14,13 @@ import type { EngineChoice } from '../core/engines/types';
 import { fitDataset, type EngineHandle } from '../core/fit/fit';
 import { scoreLlms, type ScoreResult } from '../core/fit/score';
 import type { FitSettings } from '../core/fit/types';
-import type { CatResult, CatSettings, CatSource, HoldOutResult, NewDataInfo } from '../shared/bankProtocol';
+import type {
+  CatResult,
+  CatSettings,
+  CatSource,
+  HoldOutResult,
+  NewDataInfo,
+} from '../shared/bankProtocol';
 import { pickEngine } from './engines';
 import type { LoadOptions, LoadProgress, LoadSource } from '../shared/protocol';
 import { readSources, release } from './sources';

@@ -4,13 +4,7 @@ import type { EngineName } from '../core/engines/types';
 import { FUSED_HANDLE, type EngineHandle } from '../core/fit/fit';
 import { DEFAULT_SETTINGS, type FitSettings } from '../core/fit/types';
 import { simulateNominal } from '../core/model/simulate';
-import {
-  armDeviceLoss,
-  cadence,
-  fallbackChain,
-  fitWithRecovery,
-  isDeviceLost,
-} from './checkpoint';
+import { armDeviceLoss, cadence, fallbackChain, fitWithRecovery, isDeviceLost } from './checkpoint';
 import type { FitCheckpointRecord } from '../shared/checkpoint';
 
 const ds = simulateNominal({ J: 6, I: 30, seed: 3, K: 4 }).data;

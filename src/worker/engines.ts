@@ -29,7 +29,7 @@ export async function pickEngine(choice: EngineChoice): Promise<EngineHandle> {
   if (name === 'tfjs-wasm' && !wasmConfigured) {
     // Must run before the wasm backend first initialises. Imported on demand so
     // the fused engine never loads tfjs.
-    const { configureWasmForBrowser } = await import('../core/engines/tfjs/wasmPaths.browser');
+    const { configureWasmForBrowser } = await import('./wasmPaths');
     configureWasmForBrowser();
     wasmConfigured = true;
   }

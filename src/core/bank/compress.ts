@@ -19,7 +19,6 @@ import { runCat } from './cat';
 import { estimateLlm, responseTarget, type Response } from './estimate';
 import { responseModel, type ResponseModel } from './model';
 
-
 export interface CompressProgress {
   /** Fits plus held-out LLM runs finished, of `total`. */
   done: number;

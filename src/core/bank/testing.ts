@@ -59,6 +59,10 @@ export async function heldOutScoring(
     }
   }
   const ref = rows.map((r) => r.thetaFull);
-  const rho = (key: 'thetaScore' | 'thetaCat') => spearman(rows.map((r) => r[key]), ref);
+  const rho = (key: 'thetaScore' | 'thetaCat') =>
+    spearman(
+      rows.map((r) => r[key]),
+      ref,
+    );
   return { rows, spearmanScore: rho('thetaScore'), spearmanCat: rho('thetaCat') };
 }

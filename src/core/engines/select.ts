@@ -126,8 +126,17 @@ async function probeWebGpu(): Promise<EngineEnvironment['webgpuAdapter']> {
   };
 }
 
+// The little of OffscreenCanvas and WebGL2 the probe reads: the core compiles without the DOM lib.
+interface Gl2 {
+  getExtension(name: 'WEBGL_debug_renderer_info'): { UNMASKED_RENDERER_WEBGL: number } | null;
+  getExtension(name: 'WEBGL_lose_context'): { loseContext(): void } | null;
+  getParameter(p: number): unknown;
+}
+type Canvas = new (w: number, h: number) => { getContext(kind: 'webgl2'): Gl2 | null };
+
 function probeWebGl2(): EngineEnvironment['webgl2'] {
-  if (typeof OffscreenCanvas === 'undefined') return null;
+  const OffscreenCanvas = (globalThis as { OffscreenCanvas?: Canvas }).OffscreenCanvas;
+  if (!OffscreenCanvas) return null;
   const gl = new OffscreenCanvas(1, 1).getContext('webgl2');
   if (!gl) return null;
   try {

@@ -30,7 +30,6 @@ import { hideCells } from './folds';
 import { BINARY_METRICS, evaluateBinaryCells, type CellMetrics } from './metrics';
 import { predictorFromFit } from './predict';
 
-
 export interface CalibrateOptions extends EvalRunOptions {
   models?: readonly ModelType[];
   /** Calibration fleet sizes; Infinity means the whole pool. */
@@ -76,9 +75,7 @@ export async function calibrationCurve(
   const nTest = Math.min(ds.J - 2, Math.max(1, Math.round((opts.heldOut ?? 0.25) * ds.J)));
   const poolSize = ds.J - nTest;
   const sizeOf = (n: number) => Math.min(poolSize, n);
-  const sizes = [...new Set((opts.sizes ?? CALIBRATE_SIZES).map(sizeOf))].sort(
-    (a, b) => a - b,
-  );
+  const sizes = [...new Set((opts.sizes ?? CALIBRATE_SIZES).map(sizeOf))].sort((a, b) => a - b);
   if (sizes.some((n) => !Number.isInteger(n) || n < 2))
     throw new RangeError(`Calibration sizes must be integers ≥ 2 (got ${sizes.join(', ')}).`);
   const rng = createRng(opts.seed ?? 1);

@@ -17,7 +17,6 @@ import { cellFolds, foldCells, hideCells } from './folds';
 import { CELL_METRICS, evaluateCells, type CellMetrics } from './metrics';
 import { distractorShares, predictorFromFit } from './predict';
 
-
 export interface CrossValidateOptions extends EvalRunOptions {
   models?: readonly ModelType[];
   folds?: number;
