@@ -14,14 +14,15 @@ import { externalValidity, parseNameMap, parseScores } from '../core/eval/extern
 import { infoByBenchmark } from '../core/eval/info';
 import { matchNames } from '../core/eval/names';
 import { wrongOnly } from '../core/eval/wrong';
-import { PAPER_ADAM, type FitSettings } from '../core/fit/types';
+import type { FitSettings } from '../core/fit/types';
 import { MODEL_TYPES, type Channel, type ModelType } from '../core/model/types';
 import { num, oneOf, parse, UsageError } from './args';
 import { CLI_ENGINES, cliEngine } from './fit';
 import { COMPRESS_USAGE, compressCommand } from './compress';
+import { FIT_FLAG_OPTIONS, FIT_FLAG_USAGE, fitSettingsFromFlags } from './fitFlags';
 import { loadData, readFit, writeOut } from './io';
 
-const FIT_FLAGS = '[--optimizer fast|adam] [--steps N] [--tol X] [--lr X] [--engine E] [--quiet]';
+const FIT_FLAGS = `${FIT_FLAG_USAGE} [--engine E] [--quiet]`;
 
 export const EVALUATE_USAGE = `llm-nrm evaluate cv DATA... [--items f] [--models llmnrm,nrm-soft,2pl] [--folds 5] [--seed S]
                     ${FIT_FLAGS} [--per-fold folds.csv] --out cv.csv
@@ -36,11 +37,7 @@ llm-nrm evaluate calibrate DATA... [--items f] [--models llmnrm,nrm-soft,2pl] [-
 ${COMPRESS_USAGE.replace('llm-nrm compress', 'llm-nrm evaluate compress')}`;
 
 const FIT_OPTIONS = {
-  optimizer: { type: 'string' },
-  steps: { type: 'string' },
-  tol: { type: 'string' },
-  lr: { type: 'string' },
-  mode: { type: 'string' },
+  ...FIT_FLAG_OPTIONS,
   engine: { type: 'string' },
   quiet: { type: 'boolean' },
   items: { type: 'string' },
@@ -56,21 +53,7 @@ type FitFlagValues = {
 };
 
 function fitSettingsOf(v: FitFlagValues, seed: number): Partial<FitSettings> {
-  const optimizer = oneOf(v.optimizer, 'optimizer', ['fast', 'adam'] as const, 'fast');
-  const s: Partial<FitSettings> = {
-    optimizer,
-    mode: oneOf(
-      v.mode,
-      'mode',
-      ['default', 'paper'] as const,
-      optimizer === 'adam' ? 'paper' : 'default',
-    ),
-    steps: num(v.steps, 'steps', PAPER_ADAM.steps),
-    lr: num(v.lr, 'lr', PAPER_ADAM.lr),
-    seed,
-  };
-  if (v.tol !== undefined) s.tol = num(v.tol, 'tol', 1e-8);
-  return s;
+  return fitSettingsFromFlags(v, seed);
 }
 
 function listOf<T extends string>(

@@ -5,13 +5,14 @@ import { createNodeParallelEngine } from '../core/engines/parallel/node';
 import type { EngineChoice, Problem } from '../core/engines/types';
 import type { EngineHandle } from '../core/fit/fit';
 import { fitDataset } from '../core/fit/fit';
-import { DEFAULT_SETTINGS, PAPER_ADAM, type FitSettings } from '../core/fit/types';
+import { DEFAULT_SETTINGS, type FitJson, type FitSettings } from '../core/fit/types';
 import { MODEL_TYPES } from '../core/model/types';
 import { num, oneOf, parse } from './args';
+import { FIT_FLAG_OPTIONS, FIT_FLAG_USAGE, fitSettingsFromFlags } from './fitFlags';
 import { loadData, writeOut } from './io';
 
 export const FIT_USAGE = `llm-nrm fit DATA... [--items items.csv] [--model ${MODEL_TYPES.join('|')}]
-                    [--optimizer fast|adam] [--mode default|paper] [--steps N] [--lr X] [--seed S]
+                    ${FIT_FLAG_USAGE} [--seed S]
                     [--engine auto|fused|tfjs-wasm|tfjs-cpu] [--values prob|weight|logprob] [--sample FRACTION] [--threads N] --out fit.json`;
 
 /** Engines that run under Node (the GPU ones need a browser). */
@@ -47,10 +48,7 @@ export async function fitCommand(argv: string[]): Promise<number> {
     {
       items: { type: 'string' },
       model: { type: 'string' },
-      optimizer: { type: 'string' },
-      mode: { type: 'string' },
-      steps: { type: 'string' },
-      lr: { type: 'string' },
+      ...FIT_FLAG_OPTIONS,
       seed: { type: 'string' },
       engine: { type: 'string' },
       values: { type: 'string' },
@@ -61,20 +59,11 @@ export async function fitCommand(argv: string[]): Promise<number> {
     },
     FIT_USAGE,
   );
-  const optimizer = oneOf(v.optimizer, 'optimizer', ['fast', 'adam'] as const, 'fast');
+  const seed = num(v.seed, 'seed', 1);
   const settings: FitSettings = {
     ...DEFAULT_SETTINGS,
+    ...fitSettingsFromFlags(v, seed),
     model: oneOf(v.model, 'model', MODEL_TYPES, 'llmnrm'),
-    mode: oneOf(
-      v.mode,
-      'mode',
-      ['default', 'paper'] as const,
-      optimizer === 'adam' ? 'paper' : 'default',
-    ),
-    optimizer,
-    steps: num(v.steps, 'steps', PAPER_ADAM.steps),
-    lr: num(v.lr, 'lr', PAPER_ADAM.lr),
-    seed: num(v.seed, 'seed', 1),
     engine: oneOf(v.engine, 'engine', CLI_ENGINES, 'auto'),
   };
   const valueKind = v.values
@@ -100,8 +89,20 @@ export async function fitCommand(argv: string[]): Promise<number> {
   if (!v.quiet) process.stderr.write('\n');
   for (const n of fit.notes) process.stderr.write(`note: ${n}\n`);
   process.stderr.write(
-    `objective ${fit.objective.toFixed(4)}  cross-entropy ${fit.crossEntropy.toFixed(4)} (${fit.meanCrossEntropy.toFixed(5)}/cell)  penalty ${fit.penalty.toFixed(4)}  ${fit.steps} steps  converged ${fit.converged}  ${fit.seconds.toFixed(2)} s\n`,
+    `objective ${fit.objective.toFixed(4)}  cross-entropy ${fit.crossEntropy.toFixed(4)} (${fit.meanCrossEntropy.toFixed(5)}/cell)  penalty ${fit.penalty.toFixed(4)}  ${fit.steps} steps  ${fit.seconds.toFixed(2)} s\n`,
   );
+  process.stderr.write(`${convergenceLine(fit)}\n`);
+  if (fit.priors?.length)
+    process.stderr.write(
+      `priors: ${fit.priors.map((p) => `${p.group} sd ${p.sd.toPrecision(3)}${p.learned ? '' : ' (fixed)'}`).join(', ')}\n`,
+    );
   await writeOut(v.out, JSON.stringify(fit, null, 1) + '\n');
   return 0;
+}
+
+/** One line on whether the fit converged and why it stopped. */
+export function convergenceLine(fit: FitJson): string {
+  const norm = fit.gradNorm === undefined ? '' : `, gradient norm ${fit.gradNorm.toExponential(2)}`;
+  if (fit.converged) return `converged (${fit.stopReason}${norm}) after ${fit.steps} steps`;
+  return `NOT CONVERGED: stopped by ${fit.stopReason ?? 'unknown'}${norm} after ${fit.steps} steps; rerun with a larger --steps to continue`;
 }

@@ -194,6 +194,7 @@ export async function estimateLlm(
   const res = await lbfgs(f, x0, {
     maxSteps: opts.maxSteps ?? 300,
     tol: 1e-10,
+    gtol: 1e-6,
     signal: opts.signal,
   });
   const x = res.x;

@@ -2,8 +2,11 @@ import type { Dataset } from '../data/types';
 import { createFusedEngine } from '../engines/fused';
 import type { Engine, EngineName, Problem } from '../engines/types';
 import { makeObjective, pose } from './pose';
-import { adam, lbfgs, type OptimResult, type OptimStep } from './optim';
+import { adam, type OptimResult, type OptimStep } from './optim';
 import { countPreconditioner } from './precond';
+import { specsAt, type PriorScale } from '../model/hprior';
+import { fastFit, FAST_WARMUP } from './fast';
+import { choosePriorStrength, type StrengthChoice } from './strength';
 import { buildFitJson } from './result';
 import {
   DEFAULT_SETTINGS,
@@ -14,8 +17,7 @@ import {
   type TracePoint,
 } from './types';
 
-/** Adam steps before L-BFGS in the fast optimiser. */
-export const FAST_WARMUP = 300;
+export { FAST_WARMUP } from './fast';
 
 /** How to get an engine for a problem, with the reason it was chosen. */
 export interface EngineHandle {
@@ -112,8 +114,23 @@ export async function fitDatasetFull(
         });
       }
     };
+    const reportPhase = (st: OptimStep, phase: string) => {
+      const now = performance.now();
+      if (now - lastReport <= 100) return;
+      lastReport = now;
+      opts.onProgress?.({
+        step: st.step,
+        passes: st.passes,
+        objective: st.value,
+        elapsedMs: now - t0,
+        maxSteps,
+        phase,
+      });
+    };
     const f = (x: Float64Array, g: Float64Array) => obj.f(x, g);
     let res: OptimResult;
+    const override = settings.prior ?? {};
+    let selection: StrengthChoice | null = null;
     if (settings.optimizer === 'adam') {
       res = await adam(f, posed.x0, {
         maxSteps,
@@ -125,29 +142,31 @@ export async function fitDatasetFull(
         onStep,
       });
     } else {
-      // The LLM-NRM surface is not convex: from the documented start L-BFGS can
-      // switch the fallback gate off (w0 → −∞) before ρ has learnt anything and
-      // stall there. A short Adam warm-up, whose steps are bounded per
-      // coordinate, reaches the right basin; preconditioned L-BFGS then
-      // converges. Measured on 30 × 120 simulated: 550–750 passes in all vs 2,500.
-      const warm = Math.min(settings.warmup ?? FAST_WARMUP, maxSteps);
-      const w = await adam(f, posed.x0, {
-        maxSteps: warm,
-        lr: settings.lr,
-        beta1: PAPER_ADAM.beta1,
-        beta2: PAPER_ADAM.beta2,
-        eps: PAPER_ADAM.eps,
+      let start = posed.x0;
+      let warm = opts.start ? 0 : (settings.warmup ?? FAST_WARMUP);
+      if (settings.mode === 'default' && posed.P.groups.length > 0) {
+        let lambda = settings.priorStrength;
+        if (lambda === undefined) {
+          selection = await choosePriorStrength(ds, settings, handle, {
+            signal: opts.signal,
+            onStep: (st) => reportPhase(st, 'choosing the prior strength'),
+          });
+          lambda = selection.lambda;
+          if (selection.x && !opts.start) {
+            start = selection.x;
+            warm = 0;
+          }
+        }
+        posed.P.priors = specsAt(posed.P.groups, lambda, override);
+        settings.priorStrength = lambda;
+      }
+      res = await fastFit(f, start, {
+        settings,
+        warm,
+        precond: countPreconditioner(posed),
         signal: opts.signal,
         onStep,
       });
-      const l = await lbfgs(f, w.x, {
-        maxSteps: maxSteps - warm,
-        tol: settings.tol,
-        signal: opts.signal,
-        precond: countPreconditioner(posed),
-        onStep: (s) => onStep({ ...s, step: s.step + warm, passes: s.passes + w.passes }),
-      });
-      res = { ...l, steps: l.steps + warm, passes: l.passes + w.passes };
     }
     // Re-evaluate at the returned point so every reported part belongs to it.
     const g = new Float64Array(res.x.length);
@@ -178,9 +197,33 @@ export async function fitDatasetFull(
       seconds,
       engineReason: engine.detail ? `${handle.reason}; ${engine.detail}` : handle.reason,
       trace,
+      scales: scalesOf(posed.P.groups, posed.P.priors, override),
+      priorSelection: selection
+        ? {
+            lambda: selection.lambda,
+            reason: selection.reason,
+            trials: selection.trials,
+            passes: selection.passes,
+          }
+        : undefined,
     });
     return { json, x: res.x };
   } finally {
     engine.dispose();
   }
+}
+
+/** The priors in force, one row per group, as fit.json reports them. */
+function scalesOf(
+  groups: readonly { group: PriorScale['group']; slots: Uint32Array }[],
+  specs: import('../model/hprior').PriorSpecs,
+  override: import('../model/hprior').PriorOverride,
+): PriorScale[] {
+  return groups.map((G) => ({
+    group: G.group,
+    n: G.slots.length,
+    sd: specs[G.group]!.sd,
+    mean: specs[G.group]!.mean,
+    learned: override[G.group] === undefined,
+  }));
 }

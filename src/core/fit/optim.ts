@@ -20,12 +20,47 @@ export interface OptimOptions {
   onStep?: (s: OptimStep) => void;
 }
 
+/**
+ * Why an optimiser stopped:
+ * - `gradient`: the scaled gradient norm is below `gtol` and the objective has
+ *   stopped changing (both tests; converged);
+ * - `max-steps`: the step cap was reached first (not converged; paper Adam
+ *   always stops here, as eq. 15 is fitted for a fixed number of steps);
+ * - `no-progress`: the line search could not decrease the objective while the
+ *   gradient was still above `gtol` (not converged: a round-off floor or a kink).
+ */
+export type StopReason = 'gradient' | 'max-steps' | 'no-progress';
+
 export interface OptimResult {
   x: Float64Array;
   value: number;
   steps: number;
   passes: number;
   converged: boolean;
+  reason: StopReason;
+  /** max_q √P_q |g_q| at x (P the preconditioner, 1 without one): the convergence test's norm. */
+  gradNorm: number;
+  /** max_q |g_q| at x, unscaled. */
+  gradMax: number;
+}
+
+/** max_q √P_q |g_q| and max_q |g_q|; NaN if any entry is not finite. */
+export function gradNorms(g: Float64Array, P?: Float64Array): { scaled: number; raw: number } {
+  let scaled = 0;
+  let raw = 0;
+  for (let q = 0; q < g.length; q++) {
+    const v = Math.abs(g[q]);
+    if (!Number.isFinite(v)) return { scaled: NaN, raw: NaN };
+    if (v > raw) raw = v;
+    const w = P ? v * Math.sqrt(P[q]) : v;
+    if (w > scaled) scaled = w;
+  }
+  return { scaled, raw };
+}
+
+function allFinite(g: Float64Array): boolean {
+  for (let q = 0; q < g.length; q++) if (!Number.isFinite(g[q])) return false;
+  return true;
 }
 
 /** An Error named AbortError, like fetch's, so callers can tell cancel from failure. */
@@ -61,8 +96,10 @@ export async function adam(f: Objective, x0: Float64Array, o: AdamOptions): Prom
   const v = new Float64Array(x.length);
   for (let t = 1; t <= o.maxSteps; t++) {
     const value = await f(x, g);
-    if (!Number.isFinite(value))
-      throw new Error(`Adam: the objective became ${value} at step ${t}.`);
+    if (!Number.isFinite(value) || !allFinite(g))
+      throw new Error(
+        `Adam: the objective or its gradient became non-finite at step ${t} (objective ${value}).`,
+      );
     const c1 = 1 - o.beta1 ** t;
     const c2 = 1 - o.beta2 ** t;
     for (let q = 0; q < x.length; q++) {
@@ -75,12 +112,26 @@ export async function adam(f: Objective, x0: Float64Array, o: AdamOptions): Prom
   }
   // The reported value is at the final parameters, not one step behind.
   const value = await f(x, g);
-  return { x, value, steps: o.maxSteps, passes: o.maxSteps + 1, converged: false };
+  const n = gradNorms(g);
+  return {
+    x,
+    value,
+    steps: o.maxSteps,
+    passes: o.maxSteps + 1,
+    converged: false,
+    reason: 'max-steps',
+    gradNorm: n.scaled,
+    gradMax: n.raw,
+  };
 }
 
 export interface LbfgsOptions extends OptimOptions {
-  /** Stop when |Δf| / max(|f|, 1) < tol on 3 consecutive iterations. */
+  /**
+   * Converged when both: |Δf| / max(|f|, 1) < tol on 3 consecutive iterations,
+   * and the scaled gradient norm max_q √P_q |g_q| ≤ gtol.
+   */
   tol: number;
+  gtol: number;
   memory?: number;
   /**
    * Diagonal of an initial inverse-Hessian guess (a preconditioner). The
@@ -110,7 +161,12 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
   let g = new Float64Array(n);
   let fx = await f(x, g);
   let passes = 1;
-  if (!Number.isFinite(fx)) throw new Error(`L-BFGS: the objective is ${fx} at the start.`);
+  if (!Number.isFinite(fx) || !allFinite(g))
+    throw new Error(
+      `L-BFGS: the objective or its gradient is not finite at the start (f = ${fx}).`,
+    );
+  let norm = gradNorms(g, o.precond).scaled;
+  let reason: StopReason = 'max-steps';
   const d = new Float64Array(n);
   const alpha = new Float64Array(mem);
   let calm = 0;
@@ -149,7 +205,7 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
       for (let q = 0; q < n; q++) d[q] = -g[q] / Math.max(1, Math.sqrt(dot(g, g)));
       dg = dot(d, g);
       if (!(dg < 0)) {
-        converged = true;
+        reason = 'no-progress';
         break;
       }
     }
@@ -164,7 +220,8 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
       fn = await f(xn, gn);
       passes++;
       await checkpoint(o.signal);
-      if (!Number.isFinite(fn) || fn > fx + 1e-4 * t * dg) hi = t;
+      // A trial point whose objective or gradient is not finite is treated as too far.
+      if (!Number.isFinite(fn) || !allFinite(gn) || fn > fx + 1e-4 * t * dg) hi = t;
       else if (dot(gn, d) < 0.9 * dg) lo = t;
       else {
         accepted = true;
@@ -172,8 +229,8 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
       }
       t = hi < Infinity ? (lo + hi) / 2 : 2 * lo;
     }
-    if (!accepted && !(Number.isFinite(fn) && fn < fx)) {
-      converged = true; // No further decrease is possible at this precision.
+    if (!accepted && !(Number.isFinite(fn) && allFinite(gn) && fn < fx)) {
+      reason = 'no-progress'; // No further decrease is possible at this precision.
       break;
     }
     step++;
@@ -200,10 +257,23 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
     fx = fn;
     o.onStep?.({ step, passes, value: fx, x });
     calm = rel < o.tol ? calm + 1 : 0;
-    if (calm >= 3) {
-      converged = true;
+    norm = gradNorms(g, o.precond).scaled;
+    if (calm >= 3 && norm <= o.gtol) {
+      reason = 'gradient';
       break;
     }
   }
-  return { x, value: fx, steps: step, passes, converged };
+  // A stall exactly at a stationary point still counts as converged.
+  if (reason === 'no-progress' && norm <= o.gtol) reason = 'gradient';
+  converged = reason === 'gradient';
+  return {
+    x,
+    value: fx,
+    steps: step,
+    passes,
+    converged,
+    reason,
+    gradNorm: norm,
+    gradMax: gradNorms(g).raw,
+  };
 }

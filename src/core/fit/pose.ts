@@ -20,13 +20,14 @@ export interface Posed {
 /** Turn a data set and settings into the problem an engine and optimiser run on. */
 export function pose(
   ds: Dataset,
-  settings: Pick<FitSettings, 'model' | 'mode' | 'binaryTarget'>,
+  settings: Pick<FitSettings, 'model' | 'mode' | 'binaryTarget' | 'prior'>,
 ): Posed {
   const { model, mode } = settings;
+  const override = settings.prior ?? {};
   if (isBinary(model)) {
     const cells = buildCells(ds, (settings.binaryTarget ?? 'hard') === 'hard');
     const layout = binaryLayout(ds.J, ds.I);
-    const P = binaryParameterisation(layout, model, mode);
+    const P = binaryParameterisation(layout, model, mode, override);
     return {
       problem: { kind: 'binary', model, layout, cells },
       P,
@@ -36,7 +37,7 @@ export function pose(
   const flags = nominalFlags(model);
   const cells = buildCells(ds, flags.hardTargets);
   const layout = nominalLayout(ds.J, ds.I, ds.Kmax);
-  const P = nominalParameterisation(layout, flags, ds.nOptions, mode);
+  const P = nominalParameterisation(layout, flags, ds.nOptions, mode, override);
   return {
     problem: { kind: 'nominal', flags, layout, cells },
     P,

@@ -119,6 +119,7 @@ export async function scoreLlms(
   const res = await lbfgs(f, free, {
     maxSteps: opts.maxSteps ?? 500,
     tol: 1e-10,
+    gtol: 1e-6,
     signal: opts.signal,
   });
   P.toNatural(res.x, nat);

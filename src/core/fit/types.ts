@@ -1,5 +1,7 @@
 import type { EngineChoice, EngineName } from '../engines/types';
+import type { PriorOverride, PriorScale } from '../model/hprior';
 import type { Mode } from '../model/params';
+import type { StopReason } from './optim';
 import type { ModelType } from '../model/types';
 
 export type OptimizerName = 'fast' | 'adam';
@@ -17,8 +19,18 @@ export interface FitSettings {
   lr: number;
   seed: number;
   engine: EngineChoice;
-  /** 'fast' stops when the relative change of the objective stays below this. */
+  /** 'fast' converges when the relative change of the objective stays below this ... */
   tol: number;
+  /** ... and the scaled gradient norm max √P|g| is at most this (default GTOL). */
+  gtol?: number;
+  /** Default mode: fixed prior sds for some groups; the rest follow the prior strength. */
+  prior?: PriorOverride;
+  /**
+   * Default mode: the prior strength λ (σ_g = λ · r_g). Absent: chosen from
+   * the data by held-out likelihood (strength.ts). A finished fit records it
+   * here, so continuing or resuming that fit keeps the same objective.
+   */
+  priorStrength?: number;
   /** Fast optimiser: Adam warm-up steps before L-BFGS (default 300). */
   warmup?: number;
   /** Binary models: correctness as argmax = key ('hard') or the mass on the key ('soft'). */
@@ -27,6 +39,14 @@ export interface FitSettings {
 
 /** The paper-faithful Adam: lr 0.05, β 0.9/0.999, ε 1e-8, 2,500 steps. */
 export const PAPER_ADAM = { lr: 0.05, beta1: 0.9, beta2: 0.999, eps: 1e-8, steps: 2500 } as const;
+
+/**
+ * The fast optimiser's gradient test: max_q √P_q |g_q| ≤ GTOL, with P the
+ * count preconditioner (≈ 1 / observations behind each parameter). Then a
+ * Newton step on any one parameter is about |g| P ≤ GTOL √P: at 18 LLMs per
+ * item, under 5e-5 in that parameter's units, far inside its standard error.
+ */
+export const GTOL = 1e-4;
 
 export const DEFAULT_SETTINGS: FitSettings = {
   model: 'llmnrm',
@@ -39,6 +59,13 @@ export const DEFAULT_SETTINGS: FitSettings = {
   tol: 1e-8,
 };
 
+/** One candidate prior strength and its held-out cross-entropy per cell. */
+export interface StrengthTrial {
+  lambda: number;
+  heldOutLoss: number;
+  converged: boolean;
+}
+
 /** Progress of a running fit, reported every few steps. */
 export interface FitProgress {
   step: number;
@@ -49,6 +76,8 @@ export interface FitProgress {
   elapsedMs: number;
   /** Step cap (for a progress bar). */
   maxSteps: number;
+  /** What the fit is doing now, when it is not the main fit ('choosing prior strength'). */
+  phase?: string;
 }
 
 export interface LlmResult {
@@ -57,6 +86,8 @@ export interface LlmResult {
   thetaSE: number;
   /** Sharpness s_j (1 when the model has none). */
   s: number;
+  /** Laplace SE of s_j (delta method from log s), when the model has sharpness. */
+  sSE?: number;
   /** Positional bias δ_j over Kmax positions (zeros when none). */
   delta: number[];
   /** Fallback logits ρ_j over Kmax positions (zeros when none). */
@@ -84,6 +115,14 @@ export interface ItemResult {
   d?: number;
   g?: number;
   u?: number;
+  /** Laplace SEs (uncertainty.ts), including every other parameter's uncertainty. */
+  aSE?: number[];
+  cSE?: number[];
+  bSE?: number;
+  slopeSE?: number;
+  dSE?: number;
+  gSE?: number;
+  uSE?: number;
 }
 
 /** One recorded optimiser step. */
@@ -115,6 +154,16 @@ export interface FitJson {
   steps: number;
   passes: number;
   converged: boolean;
+  /** Why the optimiser stopped (see StopReason). */
+  stopReason?: StopReason;
+  /** The convergence test's norm max_q √P_q |g_q| at the end (free parameters). */
+  gradNorm?: number;
+  /** The largest absolute gradient entry at the end (free parameters). */
+  gradMax?: number;
+  /** The priors in force: learnt scales (default mode) or the user's fixed ones. */
+  priors?: PriorScale[];
+  /** Default mode: how the prior strength λ was chosen, with each candidate's held-out loss. */
+  priorSelection?: { lambda: number; reason: string; trials: StrengthTrial[]; passes: number };
   seconds: number;
   engine: EngineName;
   engineReason: string;
@@ -122,7 +171,9 @@ export interface FitJson {
   Kmax: number;
   llms: LlmResult[];
   items: ItemResult[];
-  global: { w0: number; kappa: number };
+  global: { w0: number; kappa: number; w0SE?: number; kappaSE?: number };
+  /** How thetaSE and the other SEs were computed (uncertainty.ts), in words. */
+  seMethod?: string;
   /** Things the fit could not identify (items with no variance, ...), in words. */
   notes: string[];
   /** Objective after each recorded step, for the convergence chart. */

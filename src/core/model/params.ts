@@ -1,21 +1,33 @@
 import type { BinaryLayout, BinaryModel, NominalFlags, NominalLayout } from './types';
 import { sigmoid, softplus } from './math';
+import {
+  groupPenalty,
+  specsAt,
+  type GroupSlots,
+  type PriorOverride,
+  type PriorSpecs,
+} from './hprior';
 
 /**
  * How the objective is posed.
  * - `paper`: exactly eq. 15, L = CE + ½Σθ². It has no minimum (a → λa, θ → θ/λ
  *   keeps CE and shrinks the prior), so it is only meaningful early-stopped, as
  *   the paper's Adam-2500 is.
- * - `default` (well-posed): the exact invariances of the likelihood are removed
- *   by constraints, which cost no fit:
- *   θ is standardised over the calibration LLMs (θ = (r − mean r)/sd r: the
- *   a ↔ θ scale and shift); s_j = exp(s̄_j − mean s̄) has geometric mean 1 (the
- *   s ↔ (a, c, δ) scale); δ is centred over LLMs as well as positions (the
- *   δ ↔ c shift). What the data may still leave unbounded gets a weak prior:
- *   ρ_jk ~ N(0, 5²) (ρ is unidentified where the gate is shut), every item
- *   parameter (a, c; slope, d) ~ N(0, 30²) (an item with no variance would
- *   otherwise drift), and for 3PL/4PL logit g ~ N(−2, 2²), logit u ~ N(2, 2²).
- *   1PL gets a shared free slope. The same treatment applies to every model type.
+ * - `default` (well-posed): the likelihood's scale and shift invariances are
+ *   removed by constraints: θ is standardised over the calibration LLMs
+ *   (θ = (r − mean r)/sd r), s_j = exp(s̄_j − mean s̄) has geometric mean 1, and
+ *   δ is centred over LLMs as well as positions. Without the fallback gate
+ *   these are exact invariances (a → a/λ with θ → λθ, s → λs with (a, c, δ) →
+ *   (a, c, δ)/λ, δ_·k + t with c_·k − t) and cost no fit. With the gate they
+ *   are not exact: b̃ (eq. 10) is a non-linear function of c linearised at
+ *   θ = 0, so moving along them changes the cross-entropy slightly; the
+ *   constraints then pick one point of a nearly flat valley (they are an
+ *   identification choice, not a free lunch). Every parameter group then gets
+ *   a hierarchical prior N(μ, σ²) whose σ is learnt from the data (type-II
+ *   MAP, `hprior.ts`): option slopes a, intercepts c, log s, δ, ρ; for binary
+ *   models slope, d, logit g, logit u (with a learnt mean). A user may fix any
+ *   group's σ (`PriorOverride`). 1PL gets a shared free slope with a weak
+ *   N(0, 30²).
  * - `score`: item and global parameters are held fixed (a saved bank); each
  *   LLM's θ ~ N(0, 1) and its own s, δ, ρ are estimated with log s ~ N(0, 1),
  *   δ ~ N(0, 2²), ρ ~ N(0, 5²), so that one LLM on a few items stays finite.
@@ -46,6 +58,16 @@ export interface Parameterisation {
     prior: number;
     penalty: number;
   };
+  /** The default mode's prior groups (empty in other modes). */
+  groups: readonly GroupSlots[];
+  /** The priors in force for those groups; the evidence loop updates them between fits. */
+  priors: PriorSpecs;
+  /**
+   * Diagonal prior precision per natural slot in local coordinates (θ, log s,
+   * δ, ρ, a, c, w0, log κ; binary θ, slope, d, logit g, logit u): what a
+   * Laplace approximation adds to the curvature.
+   */
+  priorPrecision(): Float64Array;
 }
 
 /** θ from its free block: identity (paper) or standardised (default). */
@@ -139,6 +161,32 @@ function centre(x: Float64Array, off: number, n: number, out: Float64Array, outO
   for (let k = 0; k < n; k++) out[outOff + k] = x[off + k] - m;
 }
 
+/** Slots [off, off + n) as a group. */
+function span(
+  group: GroupSlots['group'],
+  off: number,
+  n: number,
+  t: GroupSlots['transform'] = 'id',
+): GroupSlots {
+  return { group, slots: Uint32Array.from({ length: n }, (_, q) => off + q), transform: t };
+}
+
+/** Diagonal prior precision of the groups (plus θ's N(0, 1) where θ is not standardised). */
+function precisionOf(
+  size: number,
+  groups: readonly GroupSlots[],
+  specs: PriorSpecs,
+  theta: { off: number; J: number; on: boolean },
+): Float64Array {
+  const out = new Float64Array(size);
+  if (theta.on) out.fill(1, theta.off, theta.off + theta.J);
+  for (const G of groups) {
+    const sp = specs[G.group];
+    if (sp) for (const q of G.slots) out[q] = 1 / (sp.sd * sp.sd);
+  }
+  return out;
+}
+
 /** Free-vector offsets of the nominal family. Absent blocks have length 0. */
 export interface NominalFreeLayout {
   theta: number;
@@ -171,15 +219,46 @@ export function nominalParameterisation(
   f: NominalFlags,
   nOptions: Uint8Array,
   mode: Mode,
+  override: PriorOverride = {},
 ): Parameterisation & { free: NominalFreeLayout } {
   const F = nominalFreeLayout(L, f);
   const { J, I, Kmax } = L;
   // Constraints (geometric-mean-1 sharpness, δ centred over LLMs) need ≥ 2 LLMs.
   const geo = mode === 'default' && J >= 2;
-  return {
+  const groups: GroupSlots[] = [];
+  if (mode === 'default') {
+    if (f.sharpness && geo) groups.push(span('logS', L.s, J, 'log'));
+    if (f.position && geo) groups.push(span('delta', L.delta, J * Kmax));
+    if (f.fallback) groups.push(span('rho', L.rho, J * Kmax));
+    for (const [name, off] of [
+      ['a', L.a],
+      ['c', L.c],
+    ] as const) {
+      const slots: number[] = [];
+      for (let i = 0; i < I; i++)
+        for (let k = 0; k < nOptions[i]; k++) slots.push(off + i * Kmax + k);
+      groups.push({ group: name, slots: Uint32Array.from(slots), transform: 'id' });
+    }
+  }
+  const P = {
     free: F,
     size: F.size,
     natSize: L.size,
+    groups,
+    priors: specsAt(groups, 1, override),
+    priorPrecision(): Float64Array {
+      const out = precisionOf(L.size, groups, P.priors, {
+        off: L.theta,
+        J,
+        on: mode !== 'default',
+      });
+      if (mode === 'score') {
+        if (f.sharpness) out.fill(1 / PRIOR_SD.logS ** 2, L.s, L.s + J);
+        if (f.position) out.fill(1 / PRIOR_SD.delta ** 2, L.delta, L.delta + J * Kmax);
+        if (f.fallback) out.fill(1 / PRIOR_SD.rho ** 2, L.rho, L.rho + J * Kmax);
+      }
+      return out;
+    },
     toNatural(x, nat) {
       nat.fill(0);
       thetaForward(x, F.theta, J, mode, nat, L.theta);
@@ -203,7 +282,7 @@ export function nominalParameterisation(
     },
     pullback(x, nat, g, gx) {
       let penalty = 0;
-      if (mode !== 'paper') {
+      if (mode === 'score') {
         for (let j = 0; j < J; j++) {
           if (f.sharpness && !geo) {
             const ls = Math.log(nat[L.s + j]);
@@ -224,7 +303,7 @@ export function nominalParameterisation(
           }
         }
       }
-      if (mode === 'default') penalty += itemRidge(nat, g, L.a, L.c + I * Kmax);
+      if (mode === 'default') penalty += groupPenalty(groups, P.priors, nat, g);
       const prior = thetaBackward(x, F.theta, J, mode, nat, L.theta, g, gx);
       if (!gx) return { prior, penalty };
       if (f.position && geo) centreColumns(g, L.delta, J, Kmax);
@@ -253,7 +332,8 @@ export function nominalParameterisation(
       }
       return { prior, penalty };
     },
-  };
+  } satisfies Parameterisation & { free: NominalFreeLayout };
+  return P;
 }
 
 /** Free-vector offsets of the binary family. */
@@ -287,15 +367,34 @@ export function binaryParameterisation(
   L: BinaryLayout,
   model: BinaryModel,
   mode: Mode,
+  override: PriorOverride = {},
 ): Parameterisation & { free: BinaryFreeLayout } {
   const F = binaryFreeLayout(L, model, mode);
   const { J, I } = L;
   const useG = model === '3pl' || model === '4pl';
   const useU = model === '4pl';
-  return {
+  const groups: GroupSlots[] = [];
+  if (mode === 'default') {
+    if (F.nA === I) groups.push(span('slope', L.a, I));
+    groups.push(span('d', L.d, I));
+    if (useG) groups.push(span('logitG', L.g, I, 'logit'));
+    if (useU) groups.push(span('logitU', L.u, I, 'logit'));
+  }
+  const P = {
     free: F,
     size: F.size,
     natSize: L.size,
+    groups,
+    priors: specsAt(groups, 1, override),
+    priorPrecision(): Float64Array {
+      const out = precisionOf(L.size, groups, P.priors, {
+        off: L.theta,
+        J,
+        on: mode !== 'default',
+      });
+      if (mode === 'default' && F.nA === 1) out[L.a] = 1 / PRIOR_SD.item ** 2;
+      return out;
+    },
     toNatural(x, nat) {
       thetaForward(x, F.theta, J, mode, nat, L.theta);
       for (let i = 0; i < I; i++) {
@@ -307,42 +406,20 @@ export function binaryParameterisation(
     },
     pullback(x, nat, g, gx) {
       let penalty = 0;
-      if (mode === 'default') {
-        for (let i = 0; i < I; i++) {
-          if (useG)
-            penalty += (0.5 * (x[F.gBar + i] - PRIOR_MEAN.logitG) ** 2) / PRIOR_SD.logitG ** 2;
-          if (useU)
-            penalty += (0.5 * (x[F.uBar + i] - PRIOR_MEAN.logitU) ** 2) / PRIOR_SD.logitU ** 2;
-        }
-      }
-      if (mode === 'default') {
-        // The shared 1PL slope is stored I times but is one parameter.
-        penalty += F.nA === 1 ? itemRidge(nat, g, L.a, L.a + 1) : itemRidge(nat, g, L.a, L.d + I);
-        if (F.nA === 1) penalty += itemRidge(nat, g, L.d, L.d + I);
-      }
+      // The shared 1PL slope is stored I times but is one parameter: a weak fixed ridge.
+      if (mode === 'default' && F.nA === 1) penalty += itemRidge(nat, g, L.a, L.a + 1);
+      if (mode === 'default') penalty += groupPenalty(groups, P.priors, nat, g);
       const prior = thetaBackward(x, F.theta, J, mode, nat, L.theta, g, gx);
       if (!gx) return { prior, penalty };
-      if (F.nA === 1) {
-        // The engine wrote the shared slope's gradient into a[0] only.
-        gx[F.a] = g[L.a];
-      }
+      if (F.nA === 1) gx[F.a] = g[L.a]; // The engine wrote the shared slope's gradient into a[0] only.
       for (let i = 0; i < I; i++) {
         if (F.nA === I) gx[F.a + i] = g[L.a + i];
         gx[F.d + i] = g[L.d + i];
-        if (useG) {
-          const gi = nat[L.g + i];
-          gx[F.gBar + i] = g[L.g + i] * gi * (1 - gi);
-          if (mode === 'default')
-            gx[F.gBar + i] += (x[F.gBar + i] - PRIOR_MEAN.logitG) / PRIOR_SD.logitG ** 2;
-        }
-        if (useU) {
-          const ui = nat[L.u + i];
-          gx[F.uBar + i] = g[L.u + i] * ui * (1 - ui);
-          if (mode === 'default')
-            gx[F.uBar + i] += (x[F.uBar + i] - PRIOR_MEAN.logitU) / PRIOR_SD.logitU ** 2;
-        }
+        if (useG) gx[F.gBar + i] = g[L.g + i] * nat[L.g + i] * (1 - nat[L.g + i]);
+        if (useU) gx[F.uBar + i] = g[L.u + i] * nat[L.u + i] * (1 - nat[L.u + i]);
       }
       return { prior, penalty };
     },
-  };
+  } satisfies Parameterisation & { free: BinaryFreeLayout };
+  return P;
 }

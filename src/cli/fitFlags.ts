@@ -1,0 +1,69 @@
+/**
+ * The fit flags shared by `llm-nrm fit` and the `evaluate` commands, turned
+ * into FitSettings in one place.
+ */
+import { DEFAULT_SETTINGS, PAPER_ADAM, type FitSettings } from '../core/fit/types';
+import { parsePriorOverride } from '../core/model/hprior';
+import { num, oneOf, UsageError } from './args';
+
+export const FIT_FLAG_USAGE =
+  '[--optimizer fast|adam] [--mode default|paper] [--steps N] [--tol X] [--gtol X] [--lr X] [--prior a=1,c=2,logS=0.3,...]';
+
+export const FIT_FLAG_OPTIONS = {
+  optimizer: { type: 'string' },
+  mode: { type: 'string' },
+  steps: { type: 'string' },
+  tol: { type: 'string' },
+  gtol: { type: 'string' },
+  lr: { type: 'string' },
+  prior: { type: 'string' },
+} as const;
+
+export interface FitFlagValues {
+  optimizer?: string;
+  mode?: string;
+  steps?: string;
+  tol?: string;
+  gtol?: string;
+  lr?: string;
+  prior?: string;
+}
+
+/**
+ * Settings from flags. Neither --optimizer nor --mode: the default (fast,
+ * well-posed). --mode paper alone runs the paper's Adam (eq. 15 as published);
+ * --optimizer adam alone implies paper mode.
+ */
+export function fitSettingsFromFlags(v: FitFlagValues, seed: number): Partial<FitSettings> {
+  const mode = oneOf(
+    v.mode,
+    'mode',
+    ['default', 'paper'] as const,
+    v.optimizer === 'adam' ? 'paper' : 'default',
+  );
+  const optimizer = oneOf(
+    v.optimizer,
+    'optimizer',
+    ['fast', 'adam'] as const,
+    mode === 'paper' ? 'adam' : 'fast',
+  );
+  const s: Partial<FitSettings> = {
+    optimizer,
+    mode,
+    steps: num(v.steps, 'steps', PAPER_ADAM.steps),
+    lr: num(v.lr, 'lr', PAPER_ADAM.lr),
+    seed,
+  };
+  if (v.tol !== undefined) s.tol = num(v.tol, 'tol', DEFAULT_SETTINGS.tol);
+  if (v.gtol !== undefined) s.gtol = num(v.gtol, 'gtol', 1e-4);
+  if (v.prior !== undefined) {
+    if (mode === 'paper')
+      throw new UsageError('--prior applies to the default mode; paper mode is eq. 15 exactly.');
+    try {
+      s.prior = parsePriorOverride(v.prior);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
+  return s;
+}

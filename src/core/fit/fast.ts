@@ -1,0 +1,59 @@
+import { adam, lbfgs, type OptimResult, type OptimStep } from './optim';
+import { GTOL, PAPER_ADAM, type FitSettings } from './types';
+
+/** Adam steps before L-BFGS in the fast optimiser. */
+export const FAST_WARMUP = 300;
+
+export interface FastOptions {
+  settings: Pick<FitSettings, 'steps' | 'lr' | 'tol' | 'gtol'>;
+  /** Adam warm-up steps (0 on a warm start). */
+  warm: number;
+  precond: Float64Array;
+  /** Looser tolerances for an inner fit whose only use is a held-out score. */
+  loose?: boolean;
+  signal?: AbortSignal;
+  onStep?: (s: OptimStep) => void;
+}
+
+/**
+ * The fast optimiser: a short Adam warm-up, then preconditioned L-BFGS. The
+ * LLM-NRM surface is not convex: from the documented start L-BFGS can switch
+ * the fallback gate off (w0 → −∞) before ρ has learnt anything and stall
+ * there; Adam's per-coordinate bounded steps reach a better basin first.
+ * Steps and passes count both phases; the step cap covers both.
+ */
+export async function fastFit(
+  f: (x: Float64Array, g: Float64Array) => Promise<number>,
+  x0: Float64Array,
+  o: FastOptions,
+): Promise<OptimResult> {
+  const s = o.settings;
+  let x = x0;
+  let steps = 0;
+  let passes = 0;
+  const warm = Math.min(o.warm, s.steps);
+  if (warm > 0) {
+    const w = await adam(f, x, {
+      maxSteps: warm,
+      lr: s.lr,
+      beta1: PAPER_ADAM.beta1,
+      beta2: PAPER_ADAM.beta2,
+      eps: PAPER_ADAM.eps,
+      signal: o.signal,
+      onStep: o.onStep,
+    });
+    x = w.x;
+    steps = warm;
+    passes = w.passes;
+  }
+  const l = await lbfgs(f, x, {
+    maxSteps: Math.max(1, s.steps - steps),
+    tol: o.loose ? Math.max(s.tol, 1e-7) : s.tol,
+    gtol: o.loose ? Math.max(s.gtol ?? GTOL, 1e-3) : (s.gtol ?? GTOL),
+    signal: o.signal,
+    precond: o.precond,
+    onStep:
+      o.onStep && ((st) => o.onStep!({ ...st, step: st.step + steps, passes: st.passes + passes })),
+  });
+  return { ...l, steps: l.steps + steps, passes: l.passes + passes };
+}
