@@ -8,9 +8,10 @@ import { OPTION_LABELS, type Dataset } from '../data/types';
 import { nominalItemOf } from '../fit/info';
 import type { FitJson, ItemResult } from '../fit/types';
 import { informativeDistractors, probsAt } from '../model/itemfns';
-import { isBinary } from '../model/types';
+import { isBinary, nominalFlags, type NominalModel } from '../model/types';
 import { FLAG_DEFAULTS } from '../defaults';
 import { bankFromFit } from './bank';
+import { itemProblem, keySwapGain, type ItemProblem } from './keycheck';
 import { responseModel, responseProbs } from './model';
 
 export type FlagKind =
@@ -45,19 +46,21 @@ export const FLAG_COLUMNS: (keyof ItemFlag)[] = [
 export interface FlagOptions {
   /**
    * Mis-keyed: a distractor's discrimination must exceed the key's by more
-   * than this (θ units of the fit: sd 1 over the calibration LLMs), and its
-   * curve must overtake the key's by θ_hi. Tuned on simulated data (60 LLMs ×
-   * 300 items, 5% of keys swapped to a random distractor, seeds 11–13 and
-   * 21–24): 0.22 flags 93.3% of swapped and 4.3% of intact items (0.2: 93.3%
-   * and 4.4%; 0.25: 90.5% and 3.7%). Swaps between two options of near-equal
-   * discrimination are missed; intact items whose strongest distractor truly
-   * out-discriminates the key (~8% in that simulation) are what gets flagged.
+   * than this, in units of the bank's own key-vs-distractor separation S =
+   * median a over keys − median a over distractors (so the rule does not
+   * depend on how much a fit's priors shrink the slopes). See `flagItems` for
+   * the whole rule and how it was tuned.
    */
   miskeyGap?: number;
-  /** Mis-keyed: the distractor must be more likely than the key at θ_hi = max(this, the top LLMs' θ). Default 4. */
-  thetaHigh?: number;
-  /** Share of the LLMs counted as the top ones (default 0.1). */
-  topShare?: number;
+  /**
+   * Mis-keyed, with data and a model with the fallback gate: moving the key to
+   * the suspect option, with the item's (a, c) refitted to the observed cells
+   * and every LLM parameter held, must not raise the item's cross-entropy by
+   * more than this (nats, summed over its cells).
+   */
+  keyFitTol?: number;
+  /** Mis-keyed: at least this many LLMs that answered the item put more on the suspect option than on the key. */
+  minSupport?: number;
   /** Non-discriminating: mean of a_key − ā(θ) over the LLMs' θ at or below this (default 0). */
   minKeySlope?: number;
   /** Saturated: every LLM puts more than this on one option (default 0.95). */
@@ -75,40 +78,99 @@ export interface FlagOptions {
 const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : String(x));
 const label = (k: number) => OPTION_LABELS[k] ?? '?';
 
-/** Mean θ of the top `share` of the LLMs (at least one). */
-function topTheta(thetas: number[], share: number): number {
-  const s = [...thetas].sort((a, b) => b - a);
-  const n = Math.max(1, Math.round(share * s.length));
-  return s.slice(0, n).reduce((a, b) => a + b, 0) / n;
+/**
+ * The bank's key-vs-distractor separation in a: median over keys minus median
+ * over distractors, the unit of `miskeyGap`. 1 when the bank has no positive
+ * separation to measure (e.g. a handful of items, or every key mis-set).
+ */
+export function slopeSeparation(items: ItemResult[]): number {
+  const keys: number[] = [];
+  const wrong: number[] = [];
+  for (const it of items) {
+    if (!it.a) continue;
+    const g = nominalItemOf(it).key;
+    it.a.forEach((v, k) => (k === g ? keys : wrong).push(v));
+  }
+  const median = (x: number[]) => {
+    const s = [...x].sort((p, q) => p - q);
+    const m = s.length >> 1;
+    return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  };
+  if (keys.length === 0 || wrong.length === 0) return 1;
+  const S = median(keys) - median(wrong);
+  return S > 0 ? S : 1;
 }
 
-function nominalFlagsOf(
-  it: ItemResult,
-  thetas: number[],
-  thetaHi: number,
-  o: Required<FlagOptions>,
-): ItemFlag[] {
+/** What a mis-key check may read beyond the fitted parameters. */
+interface ItemEvidence {
+  /** LLMs that answered the item: their fitted θ and, with data, their observed distribution. */
+  thetas: number[];
+  observed: Float64Array[] | null;
+  /** With data and a fallback model: the refit problem of the key check. */
+  problem: ItemProblem | null;
+  /** The bank's key-vs-distractor separation in a (`slopeSeparation`). */
+  scale: number;
+}
+
+function nominalFlagsOf(it: ItemResult, ev: ItemEvidence, o: Required<FlagOptions>): ItemFlag[] {
   const out: ItemFlag[] = [];
   const base = { item: it.id, benchmark: it.benchmark, key: it.key };
   const ni = nominalItemOf(it);
   const g = ni.key;
   const a = it.a!;
   const c = it.c!;
-  // Mis-keyed: the most discriminating distractor beats the key by a margin and overtakes it by θ_hi.
-  let d = -1;
-  for (let k = 0; k < it.nOptions; k++) if (k !== g && (d < 0 || a[k] > a[d])) d = k;
-  const gap = a[d] - a[g];
-  const logOdds = gap * thetaHi + (c[d] - c[g]);
-  if (gap > o.miskeyGap && logOdds > 0)
+  const { thetas } = ev;
+  const lo = Math.min(...thetas);
+  const hi = Math.max(...thetas);
+  const range = `θ ${f2(lo)}…${f2(hi)}`;
+  // Mis-keyed, from evidence inside the data only (no curve is extrapolated):
+  // a distractor d rises with ability faster than the key (a_d − a_key >
+  // miskeyGap·S), some of the LLMs that answered prefer d to the key, and,
+  // where the key enters the model (the fallback gate's b̃), the observed cells
+  // fit at least as well with d as the key.
+  const p = new Float64Array(it.nOptions);
+  const support = (d: number): number => {
+    let n = 0;
+    for (let q = 0; q < thetas.length; q++) {
+      const obs = ev.observed?.[q];
+      if (obs) n += obs[d] > obs[g] ? 1 : 0;
+      else {
+        probsAt(ni, thetas[q], p);
+        n += p[d] > p[g] ? 1 : 0;
+      }
+    }
+    return n;
+  };
+  let best: { d: number; gap: number; n: number; dce: number | null } | null = null;
+  for (let d = 0; d < it.nOptions; d++) {
+    if (d === g) continue;
+    const gap = (a[d] - a[g]) / ev.scale;
+    if (!(gap > o.miskeyGap) || (best && gap <= best.gap)) continue;
+    const n = support(d);
+    if (n < o.minSupport) continue;
+    let dce: number | null = null;
+    if (ev.problem) {
+      dce = keySwapGain(ev.problem, g, d);
+      if (dce < -o.keyFitTol) continue;
+    }
+    best = { d, gap, n, dce };
+  }
+  if (best) {
+    const { d, n, dce } = best;
     out.push({
       ...base,
       flag: 'possibly-mis-keyed',
       option: label(d),
-      reason: `Option ${label(d)} rises with ability faster than the key ${it.key} and overtakes it among the strongest LLMs: ${label(d)} may be the right answer.`,
-      evidence: `a_${label(d)} = ${f2(a[d])} vs a_key = ${f2(a[g])}; p_${label(d)} > p_key above θ = ${f2(-(c[d] - c[g]) / gap)}`,
+      reason: `Option ${label(d)} rises with ability faster than the key ${it.key}, and ${n} of the ${thetas.length} LLMs that answered prefer it to the key: ${label(d)} may be the right answer.`,
+      evidence:
+        `a_${label(d)} = ${f2(a[d])} vs a_key = ${f2(a[g])} (bank separation ${f2(ev.scale)}); ` +
+        `${n}/${thetas.length} LLMs with p_${label(d)} > p_key, ${ev.observed ? 'observed' : 'model-predicted'} (${range})` +
+        (dce === null
+          ? ''
+          : `; cross-entropy with ${label(d)} as key: ${dce >= 0 ? '−' : '+'}${f2(Math.abs(dce))}`),
     });
-  // Non-discriminating: on average over the LLMs' θ the key's curve does not rise.
-  const p = new Float64Array(it.nOptions);
+  }
+  // Non-discriminating: on average over the θ of the LLMs that answered, the key's curve does not rise.
   let slope = 0;
   for (const t of thetas) {
     probsAt(ni, t, p);
@@ -122,15 +184,15 @@ function nominalFlagsOf(
       flag: 'non-discriminating',
       option: '',
       reason: `The key ${it.key} is not chosen more often by stronger LLMs: the item does not separate LLMs by ability.`,
-      evidence: `mean a_key − ā(θ) over the LLMs' θ (${f2(Math.min(...thetas))}…${f2(Math.max(...thetas))}): ${f2(slope)}`,
+      evidence: `mean a_key − ā(θ) over the LLMs' θ (${f2(lo)}…${f2(hi)}): ${f2(slope)}`,
     });
-  if (informativeDistractors(ni).length === 0)
+  // Judged over the LLMs' θ range, not a fixed −4…4.
+  if (informativeDistractors(ni, lo, hi).length === 0)
     out.push({
       ...base,
       flag: 'no-informative-distractor',
       option: '',
-      reason:
-        'No wrong option is ever the most likely answer (θ in −4…4): which wrong answer an LLM picks says little about its ability.',
+      reason: `No wrong option is the most likely answer anywhere in the LLMs' range (${range}): which wrong answer an LLM picks says little about its ability.`,
       evidence: `a = [${a.map(f2).join(', ')}], c = [${c.map(f2).join(', ')}]`,
     });
   return out;
@@ -238,8 +300,25 @@ function duplicateFlags(
 }
 
 /**
- * Flag items of a fit. Parameter-based flags (mis-keyed, non-discriminating,
- * no informative distractor) need a nominal model; saturation and duplicate
+ * Flag items of a fit. Every flag reads only evidence inside the data: the
+ * LLMs that answered the item, at their fitted θ; no curve is extrapolated
+ * beyond the highest or lowest θ.
+ *
+ * Mis-keyed: a distractor d with a_d − a_key > miskeyGap · S (S the bank's
+ * key-vs-distractor separation in a), at least minSupport of the LLMs that
+ * answered putting more on d than on the key (observed; model-predicted at
+ * their θ without data), and, with data and a fallback model, the item's
+ * cells fitting at least as well with d as the key (`keySwapGain` ≥
+ * −keyFitTol). So an item every LLM answers correctly is never flagged.
+ * Tuned on simulateNominal seeds 1001–1010, 5% of keys swapped to a random
+ * distractor, concentration 100, default llmnrm fit at commit 1e97142:
+ * 60 LLMs × 300 items, recall 0.80–1.00 (mean 0.90), false flags 2.5–4.6%;
+ * 18 LLMs × 345 items, recall 0.82–1.00 (mean 0.90), false flags 4.0–11.0%
+ * (slopes from 18 LLMs are noisy). The slopes alone cannot do better: in that
+ * simulation ~6% of intact items have a distractor out-discriminating the key.
+ *
+ * Parameter-based flags (mis-keyed, non-discriminating, no informative
+ * distractor) need a nominal model; saturation and duplicate
  * patterns read the data (items matched by id) when given; without it,
  * saturation is judged from the model's predictions for the calibration LLMs.
  * Binary models are flagged as
@@ -248,10 +327,13 @@ function duplicateFlags(
 export function flagItems(fit: FitJson, ds?: Dataset, opts: FlagOptions = {}): ItemFlag[] {
   const o: Required<FlagOptions> = { ...FLAG_DEFAULTS, ...opts };
   const thetas = fit.llms.map((l) => l.theta);
-  const thetaHi = Math.max(o.thetaHigh, thetas.length ? topTheta(thetas, o.topShare) : -Infinity);
   const dataIndex = new Map(ds?.itemIds.map((id, i) => [id, i]) ?? []);
+  const llmIndex = new Map(ds?.llmIds.map((id, j) => [id, j]) ?? []);
+  const scale = isBinary(fit.model) ? 1 : slopeSeparation(fit.items);
+  const fallback = !isBinary(fit.model) && nominalFlags(fit.model as NominalModel).fallback;
   const out: ItemFlag[] = [];
   for (const it of fit.items) {
+    const i = dataIndex.get(it.id);
     if (isBinary(fit.model)) {
       if ((it.slope ?? 1) <= 0)
         out.push({
@@ -264,8 +346,34 @@ export function flagItems(fit: FitJson, ds?: Dataset, opts: FlagOptions = {}): I
             'Stronger LLMs are not more likely to answer correctly: the item does not separate LLMs (or is mis-keyed).',
           evidence: `slope = ${f2(it.slope ?? NaN)}`,
         });
-    } else out.push(...nominalFlagsOf(it, thetas.length ? thetas : [0], thetaHi, o));
-    const i = dataIndex.get(it.id);
+    } else {
+      // The LLMs that answered the item (all calibration LLMs without data).
+      let ev: ItemEvidence = {
+        thetas: thetas.length ? thetas : [0],
+        observed: null,
+        problem: null,
+        scale,
+      };
+      if (ds && i !== undefined) {
+        const th: number[] = [];
+        const obs: Float64Array[] = [];
+        for (const l of fit.llms) {
+          const j = llmIndex.get(l.id);
+          if (j === undefined || !ds.observed[j * ds.I + i]) continue;
+          const off = (j * ds.I + i) * ds.Kmax;
+          th.push(l.theta);
+          obs.push(Float64Array.from(ds.obs.subarray(off, off + it.nOptions)));
+        }
+        if (th.length)
+          ev = {
+            thetas: th,
+            observed: obs,
+            problem: fallback ? itemProblem(fit, ds, i, it) : null,
+            scale,
+          };
+      }
+      out.push(...nominalFlagsOf(it, ev, o));
+    }
     if (ds && i !== undefined) {
       const sat = saturationFlag(it, ds, i, o.saturation);
       if (sat) out.push(sat);
