@@ -2,8 +2,17 @@ import * as Comlink from 'comlink';
 import type { Dataset } from '../core/data/types';
 import type { EngineChoice } from '../core/engines/types';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
-import type { FitCheckpointRecord, ResumeFrom } from '../shared/checkpoint';
+import type { DeviceLoss, FitCheckpointRecord, ResumeFrom } from '../shared/checkpoint';
 import { keepErrorFields } from '../shared/errorTransfer';
+import type {
+  CatResult,
+  CatSettings,
+  CatSource,
+  HoldOutResult,
+  ItemBank,
+  NewDataInfo,
+  ScoreResult,
+} from '../shared/bankProtocol';
 import type { EvalProgressReport, EvalReply, EvalRequest } from '../shared/evaluateProtocol';
 import type {
   DerivedReply,
@@ -75,16 +84,24 @@ export class WorkerBridge {
     return res;
   }
 
-  /** Fits the data set loaded last, from `resume` if given; `checkpoint` gets its saved iterates. */
+  /**
+   * Fits the data set loaded last, from `resume` if given; `checkpoint` gets its
+   * saved iterates, `deviceLost` hears of a GPU engine it had to leave.
+   */
   fit(
     signal: AbortSignal,
     settings: FitSettings,
     onProgress: (p: FitProgress) => void,
-    opts: { resume?: ResumeFrom; checkpoint?: (c: FitCheckpointRecord) => void } = {},
+    opts: {
+      resume?: ResumeFrom;
+      checkpoint?: (c: FitCheckpointRecord) => void;
+      deviceLost?: (d: DeviceLoss) => void;
+    } = {},
   ): Promise<FitJson> {
     const cp = opts.checkpoint && Comlink.proxy(opts.checkpoint);
+    const lost = opts.deviceLost && Comlink.proxy(opts.deviceLost);
     return this.call(signal, (api, id) =>
-      api.fit(settings, Comlink.proxy(onProgress), id, opts.resume, cp),
+      api.fit(settings, Comlink.proxy(onProgress), id, opts.resume, cp, lost),
     );
   }
 
@@ -110,9 +127,47 @@ export class WorkerBridge {
     return this.call<DerivedReply>(signal, (api) => api.derive(fit));
   }
 
-  /** Runs item-bank calls (worker/bank.ts) in the same queue as load and fit. */
-  bank<T>(signal: AbortSignal, run: (bank: Api['bank'], id: number) => Promise<T>): Promise<T> {
-    return this.call(signal, (api, id) => run(api.bank, id));
+  // The item-bank calls (worker/bank.ts), in the same queue as load and fit.
+
+  /** Reads new LLMs' data into the worker's second slot (the calibration data stays). */
+  loadNewData(
+    signal: AbortSignal,
+    sources: LoadSource[],
+    opts: LoadOptions,
+    onProgress: (p: LoadProgress) => void,
+  ): Promise<NewDataInfo> {
+    return this.call(signal, (api, id) =>
+      api.bank.loadNew(sources, opts, Comlink.proxy(onProgress), id),
+    );
+  }
+
+  /** Scores the new LLMs against `bank`. */
+  scoreNew(signal: AbortSignal, bank: ItemBank): Promise<ScoreResult> {
+    return this.call(signal, (api, id) => api.bank.score(bank, id));
+  }
+
+  /** Calibrates a bank on the first `nCalibration` LLMs of `sources` and scores the rest. */
+  holdOut(
+    signal: AbortSignal,
+    sources: LoadSource[],
+    settings: FitSettings,
+    nCalibration: number,
+    onStage: (stage: string) => void,
+  ): Promise<HoldOutResult> {
+    return this.call(signal, (api, id) =>
+      api.bank.holdOut(sources, settings, nCalibration, Comlink.proxy(onStage), id),
+    );
+  }
+
+  /** A simulated adaptive test of one LLM against `bank`. */
+  simulateCat(
+    signal: AbortSignal,
+    bank: ItemBank,
+    from: CatSource,
+    llm: number,
+    settings: CatSettings,
+  ): Promise<CatResult> {
+    return this.call(signal, (api, id) => api.bank.cat(bank, from, llm, settings, id));
   }
 
   /** Which engine `choice` runs on this machine, and why. */

@@ -47,6 +47,8 @@ export interface AppState {
   shownFit: number | null;
   error: UiError | null;
   notice: string | null;
+  /** The id the next fit entry gets (state, not a module counter, so the reducer is pure). */
+  nextId: number;
 }
 
 export const initialState: AppState = {
@@ -58,6 +60,7 @@ export const initialState: AppState = {
   shownFit: null,
   error: null,
   notice: null,
+  nextId: 1,
 };
 
 export type Action =
@@ -80,8 +83,6 @@ export type Action =
 function settled(s: Pick<AppState, 'data' | 'fits'>): Phase {
   return s.fits.length ? 'fitted' : s.data ? 'loaded' : 'empty';
 }
-
-let nextFitId = 1;
 
 export function reducer(s: AppState, a: Action): AppState {
   switch (a.type) {
@@ -115,11 +116,11 @@ export function reducer(s: AppState, a: Action): AppState {
       return { ...s, running: { ...s.running, progress: p, trace } };
     }
     case 'fitDone': {
-      const id = nextFitId++;
+      const id = s.nextId;
       const f = a.fit;
       const label = a.label ?? `#${id} ${f.model} · ${f.optimizer} · ${f.engine}`;
       const fits = [...s.fits, { id, label, fit: f, origin: a.origin }];
-      return { ...s, phase: 'fitted', running: null, fits, shownFit: id };
+      return { ...s, phase: 'fitted', running: null, fits, shownFit: id, nextId: id + 1 };
     }
     case 'cancelled':
       return { ...s, phase: settled(s), loading: null, running: null, notice: a.notice };
@@ -139,6 +140,6 @@ export function reducer(s: AppState, a: Action): AppState {
     case 'notice':
       return { ...s, notice: a.notice };
     case 'reset':
-      return { ...initialState, notice: a.notice };
+      return { ...initialState, notice: a.notice, nextId: s.nextId };
   }
 }

@@ -3,14 +3,14 @@
  * bridge and the reducer. One task runs at a time: starting one cancels the last.
  */
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
-import type { FitProgress, FitSettings } from '../core/fit/types';
-import type { FitCheckpointRecord, ResumeFrom } from '../shared/checkpoint';
+import type { FitSettings } from '../core/fit/types';
+import type { DeviceLoss, FitCheckpointRecord, ResumeFrom } from '../shared/checkpoint';
 import type { LoadOptions, LoadSource } from '../shared/protocol';
-import { getBridge, isAbort } from './bridge';
+import { getBridge } from './bridge';
 import type { NamedFile } from './dropped';
 import { alignFit, looksLikeFitJson, parseFitJson } from './fitio';
-import { toUiError } from './errors';
 import { initialState, reducer, type AppState, type FitEntry, type LoadedData } from './state';
+import { TaskRunner, type TaskContext, type TaskEvent } from './tasks';
 
 /** The embedded demo: real NAEP data (see public/demo/README.md). */
 export const DEMO_FILES = ['econ-reading.wide.csv', 'econ-reading.items.csv'];
@@ -40,7 +40,7 @@ export function useWorkbench(
   useEffect(() => {
     checkpointTo.current = onCheckpoint;
   }, [onCheckpoint]);
-  const current = useRef<AbortController | null>(null);
+  const runner = useRef(new TaskRunner<'main'>()).current;
   const latest = useRef(state);
   useEffect(() => {
     latest.current = state;
@@ -51,90 +51,81 @@ export function useWorkbench(
       dispatch({ type: 'notice', notice: `${reason} A fresh worker has your data; please retry.` });
   }, []);
 
-  /** Starts a task: cancels the running one and returns a guard for dispatches. */
-  const begin = useCallback(() => {
-    current.current?.abort();
-    const ac = new AbortController();
-    current.current = ac;
-    return { signal: ac.signal, live: () => current.current === ac };
-  }, []);
+  /**
+   * Runs `work` as the one task of the workbench (starting it cancels the last).
+   * Load and fit report their own progress; the runner reports how the task ended.
+   */
+  const task = useCallback(
+    (title: string, work: (ctx: TaskContext<never>) => Promise<unknown>) =>
+      runner.run(
+        'main',
+        title,
+        (e: TaskEvent) => {
+          if (e.type === 'cancelled') dispatch({ type: 'cancelled', notice: e.notice });
+          if (e.type === 'failed') dispatch({ type: 'failed', error: e.error });
+        },
+        work,
+      ),
+    [runner],
+  );
 
-  const fail = useCallback((e: unknown, title: string, live: () => boolean) => {
-    if (!live()) return;
-    if (isAbort(e)) dispatch({ type: 'cancelled', notice: 'Cancelled.' });
-    else dispatch({ type: 'failed', error: toUiError(e, title) });
-  }, []);
-
-  const runFit = useCallback(
-    async (settings: FitSettings, task = begin(), resume?: ResumeFrom) => {
+  const fitIn = useCallback(
+    async (ctx: TaskContext<never>, settings: FitSettings, resume?: ResumeFrom) => {
+      ctx.failAs('The fit failed');
       dispatch({ type: 'fitStart', settings });
-      try {
-        const onProgress = (progress: FitProgress) => {
-          if (task.live()) dispatch({ type: 'fitProgress', progress });
-        };
-        const checkpoint = (c: FitCheckpointRecord) => {
-          if (task.live()) checkpointTo.current?.(c);
-        };
-        const fit = await getBridge().fit(task.signal, settings, onProgress, {
+      const fit = await getBridge().fit(
+        ctx.signal,
+        settings,
+        (progress) => ctx.live() && dispatch({ type: 'fitProgress', progress }),
+        {
           resume,
-          checkpoint,
-        });
-        if (!task.live()) return;
-        dispatch({ type: 'fitDone', fit, origin: 'fit' });
-        // An engine that lost its GPU device mid-fit: say where the fit went on.
-        const lost = fit.notes.find((n) => /device (was )?lost/i.test(n));
-        if (lost) dispatch({ type: 'notice', notice: lost });
-      } catch (e) {
-        fail(e, 'The fit failed', task.live);
-      }
+          checkpoint: (c) => ctx.live() && checkpointTo.current?.(c),
+          // An engine that lost its GPU device mid-fit: say where the fit went on.
+          deviceLost: (d: DeviceLoss) => ctx.live() && dispatch({ type: 'notice', notice: d.note }),
+        },
+      );
+      if (ctx.live()) dispatch({ type: 'fitDone', fit, origin: 'fit' });
     },
-    [begin, fail],
+    [],
   );
 
   /** Loads data sources (if any) in the worker, then restores any fit files against them. */
-  const runLoad = useCallback(
+  const loadIn = useCallback(
     async (
+      ctx: TaskContext<never>,
       sources: LoadSource[],
       fitFiles: { name: string; text: string }[],
       opts: LoadOptions,
-      task: ReturnType<typeof begin>,
     ): Promise<boolean> => {
       let ds = latest.current.data?.dataset ?? null;
       if (sources.length) {
+        ctx.failAs('Could not load the data');
         const names = sources.map((s) => s.name);
         dispatch({ type: 'loadStart', files: names });
-        try {
-          const res = await getBridge().load(task.signal, sources, opts, (progress) => {
-            if (task.live()) dispatch({ type: 'loadProgress', progress });
-          });
-          if (!task.live()) return false;
-          ds = res.dataset;
-          const data = { dataset: ds, summary: res.summary, files: names, seconds: res.seconds };
-          dispatch({ type: 'loadDone', data });
-        } catch (e) {
-          fail(e, 'Could not load the data', task.live);
-          return false;
-        }
+        const res = await getBridge().load(ctx.signal, sources, opts, (progress) => {
+          if (ctx.live()) dispatch({ type: 'loadProgress', progress });
+        });
+        if (!ctx.live()) return false;
+        ds = res.dataset;
+        dispatch({
+          type: 'loadDone',
+          data: { dataset: ds, summary: res.summary, files: names, seconds: res.seconds },
+        });
       }
       for (const f of fitFiles) {
-        try {
-          if (!ds) throw new Error(`${f.name}: load the data this fit belongs to together with it`);
-          const fit = alignFit(parseFitJson(f.text, f.name), ds, f.name);
-          dispatch({ type: 'fitDone', fit, origin: 'import', label: `${f.name} (${fit.model})` });
-        } catch (e) {
-          dispatch({ type: 'failed', error: toUiError(e, `Could not restore ${f.name}`) });
-          return false;
-        }
+        ctx.failAs(`Could not restore ${f.name}`);
+        if (!ds) throw new Error(`${f.name}: load the data this fit belongs to together with it`);
+        const fit = alignFit(parseFitJson(f.text, f.name), ds, f.name);
+        dispatch({ type: 'fitDone', fit, origin: 'import', label: `${f.name} (${fit.model})` });
       }
       return true;
     },
-    [fail],
+    [],
   );
 
   const loadFiles = useCallback(
     async (files: NamedFile[], opts: LoadOptions = {}) => {
       if (!files.length) return;
-      const task = begin();
       const sources: LoadSource[] = [];
       const fitFiles: { name: string; text: string }[] = [];
       for (const { file, name } of files) {
@@ -147,45 +138,52 @@ export function useWorkbench(
         }
         sources.push({ name, blob: file });
       }
-      await runLoad(sources, fitFiles, opts, task);
+      await task('Could not load the data', (ctx) => loadIn(ctx, sources, fitFiles, opts));
     },
-    [begin, runLoad],
+    [task, loadIn],
   );
 
   const loadDemo = useCallback(async () => {
-    const task = begin();
     const base = new URL(`${import.meta.env.BASE_URL}demo/`, document.baseURI);
     const sources = DEMO_FILES.map((name) => ({ name, url: new URL(name, base).href }));
-    if (await runLoad(sources, [], {}, task)) await runFit(settingsForDemo, task);
-  }, [begin, runLoad, runFit, settingsForDemo]);
+    await task('Could not load the data', async (ctx) => {
+      if (await loadIn(ctx, sources, [], {})) await fitIn(ctx, settingsForDemo);
+    });
+  }, [task, loadIn, fitIn, settingsForDemo]);
 
-  const cancel = useCallback(() => current.current?.abort(), []);
+  const runFit = useCallback(
+    (settings: FitSettings, resume?: ResumeFrom) =>
+      task('The fit failed', (ctx) => fitIn(ctx, settings, resume)),
+    [task, fitIn],
+  );
+
+  const cancel = useCallback(() => runner.cancel('main'), [runner]);
 
   const restore = useCallback(
     async (data: LoadedData, fits: Pick<FitEntry, 'label' | 'origin' | 'fit'>[]) => {
-      const task = begin();
-      dispatch({ type: 'loadDone', data });
-      for (const f of fits) dispatch({ type: 'fitDone', ...f });
-      try {
-        await getBridge().useDataset(task.signal, data.dataset);
-      } catch (e) {
-        fail(e, 'Could not hand the restored data to the worker', task.live);
-      }
+      await task('Could not hand the restored data to the worker', async (ctx) => {
+        dispatch({ type: 'loadDone', data });
+        for (const f of fits) dispatch({ type: 'fitDone', ...f });
+        await getBridge().useDataset(ctx.signal, data.dataset);
+      });
     },
-    [begin, fail],
+    [task],
   );
 
-  const reset = useCallback((notice: string) => {
-    current.current?.abort();
-    dispatch({ type: 'reset', notice });
-  }, []);
+  const reset = useCallback(
+    (notice: string) => {
+      runner.cancel('main');
+      dispatch({ type: 'reset', notice });
+    },
+    [runner],
+  );
 
   return useMemo(
     () => ({
       state,
       loadFiles,
       loadDemo,
-      fit: (s: FitSettings, resume?: ResumeFrom) => runFit(s, undefined, resume),
+      fit: runFit,
       restore,
       reset,
       cancel,

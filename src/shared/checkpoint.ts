@@ -2,6 +2,7 @@
  * A fit's checkpoints as they cross the worker boundary: the worker takes them
  * (worker/checkpoint.ts), the client stores them and hands one back to resume.
  */
+import type { EngineName } from '../core/engines/types';
 import type { FitSettings } from '../core/fit/types';
 
 /** A fit's saved iterate: what the client stores, and `start` of a resume. */
@@ -11,6 +12,18 @@ export interface FitCheckpointRecord {
   step: number;
   objective: number;
   settings: FitSettings;
+}
+
+/** A fit whose GPU device was lost and that went on on another engine (worker/checkpoint.ts). */
+export interface DeviceLoss {
+  /** The step the fit had reached when the device was lost. */
+  step: number;
+  /** The engine it continued on. */
+  engine: EngineName;
+  /** The checkpoint step it continued from; null when it restarted (from its warm start or the beginning). */
+  fromStep: number | null;
+  /** The same in words, as the fit's notes say it. */
+  note: string;
 }
 
 /** Where a resumed fit starts: a checkpoint's vector and the step it was taken at. */

@@ -8,7 +8,7 @@ import { probeEnvironment, resolveEngine, type EngineEnvironment } from '../core
 import type { Engine, EngineName } from '../core/engines/types';
 import { fitDatasetFull, type EngineHandle, type FitCheckpoint } from '../core/fit/fit';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
-import type { FitCheckpointRecord, ResumeFrom } from '../shared/checkpoint';
+import type { DeviceLoss, FitCheckpointRecord, ResumeFrom } from '../shared/checkpoint';
 import { pickEngine } from './engines';
 
 /** Checkpoint every `steps` steps or `ms` milliseconds, whichever comes first, but at most every `minMs`. */
@@ -94,6 +94,8 @@ export interface RecoveringFitOptions {
   onProgress: (p: FitProgress) => void;
   /** Told of each checkpoint; `x` is a fresh copy the callee may keep or transfer. */
   onCheckpoint?: (c: FitCheckpointRecord) => void;
+  /** Told when the GPU device is lost and the fit goes on on another engine. */
+  onDeviceLoss?: (d: DeviceLoss) => void;
   resume?: ResumeFrom;
   /** The handle for a fallback engine by name (tests inject their own). */
   pickEngine?: (name: EngineName) => Promise<EngineHandle>;
@@ -158,6 +160,12 @@ export async function fitWithRecovery(
             ? ' from its warm start'
             : ' from the start');
       notes.push(`${note}.`);
+      o.onDeviceLoss?.({
+        step: seen.step,
+        engine: next,
+        fromStep: from?.step ?? null,
+        note: `${note}.`,
+      });
       if (from) start = from.x;
       const h = await (o.pickEngine ?? pickEngine)(next);
       handle = { ...h, reason: note };

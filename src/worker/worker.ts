@@ -7,7 +7,7 @@ import { datasetSummary } from '../core/data/summary';
 import type { Dataset } from '../core/data/types';
 import type { EngineChoice } from '../core/engines/types';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
-import type { FitCheckpointRecord, ResumeFrom } from '../shared/checkpoint';
+import type { DeviceLoss, FitCheckpointRecord, ResumeFrom } from '../shared/checkpoint';
 import { armDeviceLoss, fitWithRecovery } from './checkpoint';
 import { createBankApi } from './bank';
 import { readSources, release } from './sources';
@@ -97,6 +97,7 @@ const api = {
     callId: number,
     resume?: ResumeFrom,
     onCheckpoint?: (c: FitCheckpointRecord) => void,
+    onDeviceLoss?: (d: DeviceLoss) => void,
   ): Promise<FitJson> {
     const ac = register(callId);
     try {
@@ -109,6 +110,7 @@ const api = {
         onProgress: (p) => report.push(p),
         resume,
         onCheckpoint: onCheckpoint && ((c) => void onCheckpoint(Comlink.transfer(c, [c.x.buffer]))),
+        onDeviceLoss: onDeviceLoss && ((d) => void onDeviceLoss(d)),
       });
       report.flush();
       return fit;

@@ -24,7 +24,7 @@ export function ItemDetail({ fit, ds, item }: ViewProps) {
   );
   const renderInfo = useCallback(
     () => itemInfoChart(itemInfoData(fit, item), { title: `Information of item ${it.id}` }),
-    [fit, ds, item, it.id],
+    [fit, item, it.id],
   );
   const tooltip = useCallback(
     (target: Element) => {

@@ -37,7 +37,7 @@ export function BankSection({ bank, label, loaded, fitBank, task }: BankSectionP
     downloadBlob(new Blob([parameterTableCsv(bank)], { type: 'text/csv' }), 'bank-parameters.csv');
   const p = bank.provenance;
   return (
-    <section className="bank-section" data-section="bank" data-state={task.state}>
+    <section className="bank-section" data-section="bank" data-state={task.status}>
       <h3>Item bank</h3>
       <p data-testid="active-bank">
         In use: <strong>{label}</strong> · {bankSummary(bank)}

@@ -31,7 +31,7 @@ export function BankView({ fit, ds }: { fit: FitJson; ds: Dataset }) {
     },
     [score, bank],
   );
-  const state = st.last ? st.tasks[st.last].state : 'idle';
+  const state = st.last ? st.tasks[st.last].status : 'idle';
   return (
     <div className="bank-view" data-testid="bank-panel" data-state={state}>
       <BankSection

@@ -7,7 +7,7 @@ import type { CatSource } from '../../../shared/bankProtocol';
 import { Chart } from '../../components/Chart';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Field } from '../../components/Field';
-import { simulateCat } from './calls';
+import { getBridge } from '../../bridge';
 import { catSettings, downloadTiny, STOP_TEXT } from './catForm';
 import { InteractiveCat } from './InteractiveCat';
 import { dispatchBank, runTask, type BankUiState } from './store';
@@ -57,7 +57,7 @@ export function CatSection(props: CatSectionProps) {
         if (!chosen) throw new Error('Choose an LLM to test.');
         const settings = catSettings(maxItems, se);
         const [from, j] = chosen.split(':') as [CatSource, string];
-        const result = await simulateCat(signal, bank, from, Number(j), settings);
+        const result = await getBridge().simulateCat(signal, bank, from, Number(j), settings);
         return { result, from, reference: referenceTheta(from, result.llm), against };
       },
       (entry) => dispatchBank({ type: 'catDone', entry }),
@@ -76,7 +76,7 @@ export function CatSection(props: CatSectionProps) {
   );
   const rows: StepRow[] = (cat?.result.trace ?? []).map((s, i) => ({ ...s, n: i + 1 }));
   return (
-    <section className="bank-section" data-section="cat" data-state={st.tasks.cat.state}>
+    <section className="bank-section" data-section="cat" data-state={st.tasks.cat.status}>
       <h3>Adaptive test (CAT)</h3>
       <p className="muted small">
         Each next item is the one with the most information at the current θ; θ and SE are

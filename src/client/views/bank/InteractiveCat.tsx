@@ -44,13 +44,10 @@ export function InteractiveCat(props: {
     try {
       const session = createCatSession(bank, settings());
       dispatchBank({ type: 'interactive', entry: snapshot(session, against) });
-      dispatchBank({ type: 'done', task: 'interactive' });
+      dispatchBank({ type: 'task', task: 'interactive', event: { type: 'done' } });
     } catch (e) {
-      dispatchBank({
-        type: 'fail',
-        task: 'interactive',
-        error: toUiError(e, 'Could not start'),
-      });
+      const error = toUiError(e, 'Could not start');
+      dispatchBank({ type: 'task', task: 'interactive', event: { type: 'failed', error } });
     }
     setProbs('');
   };
@@ -66,7 +63,7 @@ export function InteractiveCat(props: {
       },
       (entry) => {
         dispatchBank({ type: 'interactive', entry });
-        dispatchBank({ type: 'done', task: 'interactive' });
+        dispatchBank({ type: 'task', task: 'interactive', event: { type: 'done' } });
         setProbs('');
       },
     );
@@ -78,7 +75,7 @@ export function InteractiveCat(props: {
   const text = item ? (texts.get(item.id) ?? bankText(item)) : null;
   const labels = item ? OPTION_LABELS.slice(0, item.nOptions) : [];
   return (
-    <div className="interactive-cat" data-section="interactive" data-state={task.state}>
+    <div className="interactive-cat" data-section="interactive" data-state={task.status}>
       <h4>Interactive test</h4>
       <p className="muted small">
         Give the items to an LLM yourself, one at a time, and enter its option probabilities
@@ -132,7 +129,7 @@ export function InteractiveCat(props: {
                     if (e.key === 'Enter') submit();
                   }}
                 />
-                <button type="button" onClick={submit} disabled={task.state === 'running'}>
+                <button type="button" onClick={submit} disabled={task.status === 'running'}>
                   Submit answer
                 </button>
               </div>

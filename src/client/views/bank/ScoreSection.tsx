@@ -8,7 +8,7 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { fromDataTransfer, fromFileList, type NamedFile } from '../../dropped';
 import { fmtPercent } from '../../format';
 import { DEMO_FILES } from '../../useWorkbench';
-import { holdOut, loadNewData, scoreNew } from './calls';
+import { getBridge } from '../../bridge';
 import { dispatchBank, runTask, type BankUiState } from './store';
 import { TaskStatus } from './TaskStatus';
 
@@ -49,12 +49,12 @@ function scoreFiles(files: NamedFile[], bank: ItemBank, against: object): void {
     async (signal, stage) => {
       stage('Reading the new LLMs’ data…');
       const sources = files.map(({ file, name }) => ({ name, blob: file }));
-      const info = await loadNewData(signal, sources, {}, (p) =>
+      const info = await getBridge().loadNewData(signal, sources, {}, (p) =>
         stage(`Reading the new LLMs’ data… ${p.rows.toLocaleString()} rows`),
       );
       dispatchBank({ type: 'newData', info });
       stage(`Scoring ${info.llmIds.length} LLMs against the bank…`);
-      return scoreNew(signal, bank);
+      return getBridge().scoreNew(signal, bank);
     },
     (result) => dispatchBank({ type: 'scored', entry: { result, against } }),
   );
@@ -88,7 +88,7 @@ export function ScoreSection(props: {
       'score',
       'The held-out demo failed',
       (signal, stage) =>
-        holdOut(
+        getBridge().holdOut(
           signal,
           demoSources(),
           { ...DEFAULT_SETTINGS, ...settings },
@@ -108,7 +108,7 @@ export function ScoreSection(props: {
     void runTask(
       'score',
       'Could not score the new LLMs',
-      (signal) => scoreNew(signal, bank),
+      (signal) => getBridge().scoreNew(signal, bank),
       (result) => dispatchBank({ type: 'scored', entry: { result, against } }),
     );
   const notInBank = score?.notInBank ?? [];
@@ -116,7 +116,7 @@ export function ScoreSection(props: {
     <section
       className="bank-section"
       data-section="score"
-      data-state={task.state}
+      data-state={task.status}
       onDragOver={(e) => e.preventDefault()}
       onDrop={(e) => {
         e.preventDefault();
@@ -136,7 +136,7 @@ export function ScoreSection(props: {
         <button type="button" onClick={demo}>
           Score held-out demo LLMs
         </button>
-        {st.newData && !score && task.state !== 'running' && (
+        {st.newData && !score && task.status !== 'running' && (
           <button type="button" onClick={rescore}>
             Score the loaded new LLMs against this bank
           </button>

@@ -53,7 +53,7 @@ export function SelectSection(props: {
     );
   const rows = (sel?.items ?? []).map((r, i) => ({ ...r, rank: i + 1 }));
   return (
-    <section className="bank-section" data-section="select" data-state={st.tasks.select.state}>
+    <section className="bank-section" data-section="select" data-state={st.tasks.select.status}>
       <h3>Fixed tiny benchmark (non-adaptive)</h3>
       <p className="muted small">
         The k items with the most information averaged over the θ range, for a reference LLM (s = 1,

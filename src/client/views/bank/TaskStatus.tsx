@@ -4,7 +4,7 @@ import { cancelTask, type Task, type TaskName } from './store';
 export function TaskStatus({ name, task }: { name: TaskName; task: Task }) {
   return (
     <div className="bank-status" data-testid={`bank-status-${name}`}>
-      {task.state === 'running' && (
+      {task.status === 'running' && (
         <p className="row" role="status">
           <span>{task.stage ?? 'Working…'}</span>
           <button type="button" className="small" onClick={() => cancelTask(name)}>
@@ -12,12 +12,12 @@ export function TaskStatus({ name, task }: { name: TaskName; task: Task }) {
           </button>
         </p>
       )}
-      {task.state !== 'running' && task.stage && (
+      {task.status !== 'running' && task.stage && (
         <p className="muted" role="status">
           {task.stage}
         </p>
       )}
-      {task.state === 'error' && task.error && (
+      {task.status === 'error' && task.error && (
         <div className="error" role="alert" data-testid={`bank-error-${name}`}>
           <strong>{task.error.title}</strong>
           <p>{task.error.message}</p>

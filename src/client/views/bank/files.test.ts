@@ -61,10 +61,11 @@ describe('bank files', () => {
 
   it('flattens nominal and binary banks into the parameter table', () => {
     const nominal = parameterTableCsv(bankOfFit(fit, ds)).trim().split('\r\n');
-    expect(nominal[0]).toBe('item,benchmark,class,key,parameter,option,value');
+    // The se column (Laplace SEs, issue 10) is empty where the fit carried none, as this tiny one.
+    expect(nominal[0]).toBe('item,benchmark,class,key,parameter,option,value,se');
     // (2K + 1) rows per item plus w0 and kappa: 7 + 7 + 5 + 2.
     expect(nominal).toHaveLength(1 + 21);
-    expect(nominal[1]).toBe('q1,alpha,nominal,A,a,A,1.5');
+    expect(nominal[1]).toBe('q1,alpha,nominal,A,a,A,1.5,');
     const binary = parameterTableCsv(bankOfFit(tinyBinaryFit(), ds)).trim().split('\r\n');
     expect(binary).toHaveLength(1 + 3 * 5);
   });

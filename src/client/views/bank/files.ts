@@ -63,6 +63,7 @@ export function parameterTableCsv(bank: ItemBank): string {
     'parameter',
     'option',
     'value',
+    'se',
   ]);
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bankFromFit } from '../../../core/bank/bank';
 import { tinyFit } from '../../../core/testing/tiny';
 import type { NewDataInfo, ScoreResult } from '../../../shared/bankProtocol';
+import type { TaskEvent } from '../../tasks';
 import { bankReducer, initialBankState, type BankUiState } from './store';
 
 const bank = bankFromFit(tinyFit(), { dataFiles: [] });
@@ -10,21 +11,25 @@ const result: ScoreResult = { llms: [], notInBank: [], used: 3 };
 
 describe('bankReducer', () => {
   it('tracks a task from start to done or error, and which task ran last', () => {
-    let s = bankReducer(initialBankState, { type: 'start', task: 'cat' });
-    expect(s.tasks.cat.state).toBe('running');
+    const on = (s: BankUiState, event: TaskEvent) =>
+      bankReducer(s, { type: 'task', task: 'cat', event });
+    let s = on(initialBankState, { type: 'start' });
+    expect(s.tasks.cat.status).toBe('running');
     expect(s.last).toBe('cat');
-    s = bankReducer(s, { type: 'stage', task: 'cat', stage: 'half way' });
+    s = on(s, { type: 'stage', stage: 'half way' });
     expect(s.tasks.cat.stage).toBe('half way');
-    s = bankReducer(s, { type: 'fail', task: 'cat', error: { title: 'T', message: 'M' } });
+    s = on(s, { type: 'failed', error: { title: 'T', message: 'M' } });
     expect(s.tasks.cat).toEqual({
-      state: 'error',
+      status: 'error',
       error: { title: 'T', message: 'M' },
       stage: null,
+      progress: null,
     });
-    s = bankReducer(s, { type: 'stage', task: 'cat', stage: 'late' });
+    s = on(s, { type: 'stage', stage: 'late' });
     expect(s.tasks.cat.stage).toBeNull();
-    s = bankReducer(s, { type: 'cancelled', task: 'cat' });
-    expect(s.tasks.cat.state).toBe('idle');
+    s = on(s, { type: 'cancelled', notice: 'Cancelled.' });
+    expect(s.tasks.cat.status).toBe('cancelled');
+    expect(s.tasks.cat.stage).toBe('Cancelled.');
   });
 
   it('the hold-out makes its bank the one in use, with its scores', () => {
@@ -38,7 +43,7 @@ describe('bankReducer', () => {
     expect(s.loaded?.bank).toBe(bank);
     expect(s.newData).toBe(info);
     expect(s.score).toEqual({ result, against: bank });
-    expect(s.tasks.score.state).toBe('done');
+    expect(s.tasks.score.status).toBe('done');
   });
 
   it('a new bank drops results computed against the old one; new data drops scores', () => {
@@ -50,7 +55,7 @@ describe('bankReducer', () => {
     const s = bankReducer(withResults, { type: 'bankLoaded', bank, label: 'b.json' });
     expect(s.score).toBeNull();
     expect(s.selected).toBeNull();
-    expect(s.tasks.bank.state).toBe('done');
+    expect(s.tasks.bank.status).toBe('done');
     expect(bankReducer(s, { type: 'useFit' }).loaded).toBeNull();
     expect(bankReducer(withResults, { type: 'newData', info }).score).toBeNull();
   });

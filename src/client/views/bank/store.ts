@@ -14,21 +14,13 @@ import type {
   NewDataInfo,
   ScoreResult,
 } from '../../../shared/bankProtocol';
-import { isAbort } from '../../bridge';
-import { toUiError } from '../../errors';
-import type { UiError } from '../../state';
+import { IDLE_TASK, TaskRunner, taskReducer, type TaskEvent, type TaskState } from '../../tasks';
 
 /** The tab's independent tasks; each has its own state and error. */
 export type TaskName = 'bank' | 'score' | 'cat' | 'select' | 'interactive';
-/** Set as `data-state` on the panel and its sections; e2e tests wait on it. */
-export type TaskState = 'idle' | 'running' | 'done' | 'error';
 
-export interface Task {
-  state: TaskState;
-  error: UiError | null;
-  /** What a running task is doing, or what a finished one says ('Cancelled.'). */
-  stage: string | null;
-}
+/** A task of the tab (its `status` is the `data-state` of its section). */
+export type Task = TaskState;
 
 export interface ScoredEntry {
   result: ScoreResult;
@@ -72,8 +64,6 @@ export interface BankUiState {
   last: TaskName | null;
 }
 
-const IDLE: Task = { state: 'idle', error: null, stage: null };
-
 export const initialBankState: BankUiState = {
   loaded: null,
   newData: null,
@@ -81,16 +71,18 @@ export const initialBankState: BankUiState = {
   cat: null,
   interactive: null,
   selected: null,
-  tasks: { bank: IDLE, score: IDLE, cat: IDLE, select: IDLE, interactive: IDLE },
+  tasks: {
+    bank: IDLE_TASK,
+    score: IDLE_TASK,
+    cat: IDLE_TASK,
+    select: IDLE_TASK,
+    interactive: IDLE_TASK,
+  },
   last: null,
 };
 
 export type BankAction =
-  | { type: 'start'; task: TaskName; stage?: string }
-  | { type: 'stage'; task: TaskName; stage: string }
-  | { type: 'fail'; task: TaskName; error: UiError }
-  | { type: 'cancelled'; task: TaskName }
-  | { type: 'done'; task: TaskName; stage?: string }
+  | { type: 'task'; task: TaskName; event: TaskEvent }
   | { type: 'bankLoaded'; bank: ItemBank; label: string }
   | { type: 'useFit' }
   | { type: 'newData'; info: NewDataInfo }
@@ -100,12 +92,12 @@ export type BankAction =
   | { type: 'interactive'; entry: InteractiveEntry | null }
   | { type: 'selected'; entry: SelectedEntry };
 
-const setTask = (s: BankUiState, name: TaskName, t: Task): BankUiState => ({
+const onTask = (s: BankUiState, name: TaskName, event: TaskEvent): BankUiState => ({
   ...s,
-  tasks: { ...s.tasks, [name]: t },
+  tasks: { ...s.tasks, [name]: taskReducer(s.tasks[name], event) },
+  last: event.type === 'start' ? name : s.last,
 });
-const done = (s: BankUiState, name: TaskName, stage: string | null = null) =>
-  setTask(s, name, { state: 'done', error: null, stage });
+const done = (s: BankUiState, name: TaskName) => onTask(s, name, { type: 'done' });
 
 /** A new bank makes earlier scores and tests stale: they are dropped. */
 const freshBank = (s: BankUiState): BankUiState => ({
@@ -118,21 +110,8 @@ const freshBank = (s: BankUiState): BankUiState => ({
 
 export function bankReducer(s: BankUiState, a: BankAction): BankUiState {
   switch (a.type) {
-    case 'start':
-      return {
-        ...setTask(s, a.task, { state: 'running', error: null, stage: a.stage ?? null }),
-        last: a.task,
-      };
-    case 'stage':
-      return s.tasks[a.task].state === 'running'
-        ? setTask(s, a.task, { ...s.tasks[a.task], stage: a.stage })
-        : s;
-    case 'fail':
-      return setTask(s, a.task, { state: 'error', error: a.error, stage: null });
-    case 'cancelled':
-      return setTask(s, a.task, { state: 'idle', error: null, stage: 'Cancelled.' });
-    case 'done':
-      return done(s, a.task, a.stage);
+    case 'task':
+      return onTask(s, a.task, a.event);
     case 'bankLoaded':
       return done(freshBank({ ...s, loaded: { bank: a.bank, label: a.label } }), 'bank');
     case 'useFit':
@@ -178,39 +157,29 @@ export function useBankState(): BankUiState {
   return useSyncExternalStore(subscribe, () => state);
 }
 
-const controllers = new Map<TaskName, AbortController>();
+const runner = new TaskRunner<TaskName>();
 
 /**
  * Runs `work` as task `name`: a running task of that name is cancelled first;
  * the task ends done (after `onDone` dispatches its result), cancelled or
  * failed with the error shown under `title`.
  */
-export async function runTask<T>(
+export function runTask<T>(
   name: TaskName,
   title: string,
   work: (signal: AbortSignal, stage: (s: string) => void) => Promise<T>,
   onDone: (v: T) => void,
 ): Promise<void> {
-  controllers.get(name)?.abort();
-  const ac = new AbortController();
-  controllers.set(name, ac);
-  const live = () => controllers.get(name) === ac;
-  dispatchBank({ type: 'start', task: name });
-  try {
-    const v = await work(ac.signal, (stage) => {
-      if (live()) dispatchBank({ type: 'stage', task: name, stage });
-    });
-    if (live()) onDone(v);
-  } catch (e) {
-    if (!live()) return;
-    if (isAbort(e)) dispatchBank({ type: 'cancelled', task: name });
-    else dispatchBank({ type: 'fail', task: name, error: toUiError(e, title) });
-  } finally {
-    if (live()) controllers.delete(name);
-  }
+  return runner.run(
+    name,
+    title,
+    (event) => dispatchBank({ type: 'task', task: name, event }),
+    (ctx) => work(ctx.signal, ctx.stage),
+    onDone,
+  );
 }
 
 /** Cancels task `name` if it is running. */
 export function cancelTask(name: TaskName): void {
-  controllers.get(name)?.abort();
+  runner.cancel(name);
 }

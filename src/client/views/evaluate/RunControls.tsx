@@ -55,7 +55,7 @@ export function RunControls<K extends EvalKind>({
       )}
       {state.status === 'cancelled' && (
         <p className="muted" role="status">
-          {state.notice ?? 'Cancelled.'}
+          {state.stage ?? 'Cancelled.'}
         </p>
       )}
       {state.status === 'done' && state.reply && (

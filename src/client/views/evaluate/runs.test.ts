@@ -60,7 +60,7 @@ describe('EvalRuns', () => {
     await first;
     expect(runs.get(ds, 'info')).toMatchObject({
       status: 'cancelled',
-      notice: 'Cancelled: a load or fit started.',
+      stage: 'Cancelled: a load or fit started.',
     });
     expect(runs.running()).toBeNull();
   });

@@ -12,48 +12,43 @@ import type {
   EvalReply,
   EvalRequest,
 } from '../../../shared/evaluateProtocol';
-import { getBridge, isAbort, type WorkerBridge } from '../../bridge';
-import { toUiError } from '../../errors';
+import { getBridge, type WorkerBridge } from '../../bridge';
 import type { UiError } from '../../state';
+import {
+  IDLE_TASK,
+  TaskRunner,
+  taskReducer,
+  type TaskEvent,
+  type TaskState,
+  type TaskStatus,
+} from '../../tasks';
 
 /** Set as `data-state` on each evaluation and on the tab; e2e tests wait on it. */
-export type RunStatus = 'idle' | 'running' | 'done' | 'error' | 'cancelled';
+export type RunStatus = TaskStatus;
 
-export interface RunState<K extends EvalKind = EvalKind> {
-  status: RunStatus;
-  progress: EvalProgressReport | null;
+/** An evaluation as a task (its stage says why a cancelled one stopped), with what it was given and got. */
+export interface RunState<K extends EvalKind = EvalKind> extends TaskState<EvalProgressReport> {
   reply: Extract<EvalReply, { kind: K }> | null;
-  error: UiError | null;
-  /** Why a cancelled run stopped. */
-  notice: string | null;
   /** What the run was given, in words (e.g. the fit it read). */
   about: string | null;
   /** The request of the run, as sent. */
   request: Extract<EvalRequest, { kind: K }> | null;
 }
 
-function idle<K extends EvalKind>(): RunState<K> {
-  return {
-    status: 'idle',
-    progress: null,
-    reply: null,
-    error: null,
-    notice: null,
-    about: null,
-    request: null,
-  };
+function idleRun<K extends EvalKind>(): RunState<K> {
+  return { ...IDLE_TASK, reply: null, about: null, request: null };
 }
 
 type Runs = { [K in EvalKind]: RunState<K> };
 
 /** Every run idle; one constant, so that snapshots stay equal until something runs. */
 const IDLE: Runs = {
-  cv: idle(),
-  external: idle(),
-  wrong: idle(),
-  info: idle(),
-  compress: idle(),
-  calibrate: idle(),
+  cv: idleRun(),
+  external: idleRun(),
+  wrong: idleRun(),
+  info: idleRun(),
+  compress: idleRun(),
+  calibrate: idleRun(),
 };
 
 function isKind<K extends EvalKind>(r: EvalReply, kind: K): r is Extract<EvalReply, { kind: K }> {
@@ -64,7 +59,8 @@ export class EvalRuns {
   private readonly byData = new WeakMap<Dataset, Runs>();
   private readonly lastKind = new WeakMap<Dataset, EvalKind>();
   private readonly listeners = new Set<() => void>();
-  private current: { kind: EvalKind; ac: AbortController; notice: string } | null = null;
+  private readonly runner = new TaskRunner<'evaluation'>();
+  private current: EvalKind | null = null;
 
   /** `bridge` gives the worker bridge (the app's; tests pass a fake). */
   constructor(private readonly bridge: () => Pick<WorkerBridge, 'evaluate'> = getBridge) {}
@@ -80,7 +76,7 @@ export class EvalRuns {
 
   /** The evaluation running now, if any. */
   running(): EvalKind | null {
-    return this.current?.kind ?? null;
+    return this.current;
   }
 
   /** The evaluation started last on `ds`, if any. */
@@ -91,7 +87,7 @@ export class EvalRuns {
   /** Records a run that could not start (bad settings) as failed. */
   fail<K extends EvalKind>(ds: Dataset, kind: K, error: UiError): void {
     this.lastKind.set(ds, kind);
-    this.set(ds, kind, { ...idle<K>(), status: 'error', error });
+    this.set(ds, kind, { ...idleRun<K>(), ...taskReducer(IDLE_TASK, { type: 'failed', error }) });
   }
 
   /** Runs `req` in the worker; resolves when it has finished, failed or been cancelled. */
@@ -100,39 +96,36 @@ export class EvalRuns {
     req: Extract<EvalRequest, { kind: K }>,
     about: string | null = null,
   ): Promise<void> {
-    if (this.current) throw new Error(`The ${this.current.kind} evaluation is still running.`);
+    if (this.current) throw new Error(`The ${this.current} evaluation is still running.`);
     const kind: K = req.kind;
-    const ac = new AbortController();
-    const run = { kind, ac, notice: 'Cancelled.' };
-    this.current = run;
+    this.current = kind;
     this.lastKind.set(ds, kind);
-    const base: RunState<K> = { ...idle<K>(), status: 'running', about, request: req };
+    const base: RunState<K> = { ...idleRun<K>(), about, request: req };
+    const report = (e: TaskEvent<EvalProgressReport>) =>
+      this.set(ds, kind, { ...this.get(ds, kind), ...taskReducer(this.get(ds, kind), e) });
     this.set(ds, kind, base);
     try {
-      const reply = await this.bridge().evaluate(ac.signal, req, (progress) => {
-        if (this.current === run) this.set(ds, kind, { ...base, progress });
-      });
-      if (!isKind(reply, kind)) throw new Error(`Asked for ${kind}, the worker ran ${reply.kind}.`);
-      this.set(ds, kind, { ...base, status: 'done', reply });
-    } catch (e) {
-      if (isAbort(e)) this.set(ds, kind, { ...base, status: 'cancelled', notice: run.notice });
-      else
-        this.set(ds, kind, {
-          ...base,
-          status: 'error',
-          error: toUiError(e, 'The evaluation failed'),
-        });
+      await this.runner.run(
+        'evaluation',
+        'The evaluation failed',
+        report,
+        async ({ signal, progress }) => {
+          const reply = await this.bridge().evaluate(signal, req, progress);
+          if (!isKind(reply, kind))
+            throw new Error(`Asked for ${kind}, the worker ran ${reply.kind}.`);
+          return reply;
+        },
+        (reply) => this.set(ds, kind, { ...base, ...taskReducer(base, { type: 'done' }), reply }),
+      );
     } finally {
-      if (this.current === run) this.current = null;
+      this.current = null;
       this.emit();
     }
   }
 
   /** Cancels the running evaluation; `notice` says why. */
   cancel(notice = 'Cancelled.'): void {
-    if (!this.current) return;
-    this.current.notice = notice;
-    this.current.ac.abort();
+    this.runner.cancel('evaluation', notice);
   }
 
   private set<K extends EvalKind>(ds: Dataset, kind: K, state: RunState<K>): void {
