@@ -2,7 +2,6 @@ import { hideCells } from '../data/hide';
 import type { Dataset } from '../data/types';
 import { createFusedEngine } from '../engines/fused';
 import { specsAt, STRENGTH_GRID, type PriorOverride } from '../model/hprior';
-import { createRng, permutation } from '../model/rng';
 import { fastFit, FAST_WARMUP } from './fast';
 import type { OptimStep } from './optim';
 import { makeObjective, pose } from './pose';
@@ -24,14 +23,30 @@ export interface StrengthChoice {
   reason: string;
 }
 
-/** The observed cells (j·I + i) of `ds`, a seeded 25% of them held out. */
+/** FNV-1a of a string, as a number in [0, 1). */
+function unitHash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let q = 0; q < text.length; q++) {
+    h ^= text.charCodeAt(q);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h / 2 ** 32;
+}
+
+/**
+ * A seeded HOLDOUT_SHARE of the observed cells (j·I + i), chosen by a hash of
+ * the LLM and item ids rather than their positions, so that the same cells in
+ * any order or file format hold out the same cells (and give the same fit).
+ */
 function holdoutMask(ds: Dataset, seed: number): Uint8Array {
-  const cells: number[] = [];
-  for (let c = 0; c < ds.J * ds.I; c++) if (ds.observed[c]) cells.push(c);
   const mask = new Uint8Array(ds.J * ds.I);
-  const perm = permutation(cells.length, createRng(seed + 7919));
-  const nHeld = Math.round(cells.length * HOLDOUT_SHARE);
-  for (let r = 0; r < nHeld; r++) mask[cells[perm[r]]] = 1;
+  for (let j = 0; j < ds.J; j++)
+    for (let i = 0; i < ds.I; i++) {
+      const c = j * ds.I + i;
+      if (ds.observed[c])
+        mask[c] =
+          unitHash(`${seed}\u0000${ds.llmIds[j]}\u0000${ds.itemIds[i]}`) < HOLDOUT_SHARE ? 1 : 0;
+    }
   return mask;
 }
 

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { adam, lbfgs, type Objective } from './optim';
+
+/** f(x) = Σ w_q (x_q − 1)², minimum 0 at x = 1: a hand-checkable quadratic. */
+function quadratic(w: number[]): Objective {
+  return async (x, g) => {
+    let f = 0;
+    for (let q = 0; q < x.length; q++) {
+      f += w[q] * (x[q] - 1) ** 2;
+      g[q] = 2 * w[q] * (x[q] - 1);
+    }
+    return f;
+  };
+}
+
+describe('L-BFGS stopping rule', () => {
+  it('converges on the gradient test, not on a small change in f alone', async () => {
+    const r = await lbfgs(quadratic([1, 100, 1e-3]), new Float64Array(3), {
+      maxSteps: 500,
+      tol: 1e-8,
+      gtol: 1e-6,
+    });
+    expect(r.reason).toBe('gradient');
+    expect(r.converged).toBe(true);
+    expect(r.gradNorm).toBeLessThanOrEqual(1e-6);
+    // The stiff coordinate's minimum is 1; the flat one (weight 1e-3) must get there too.
+    expect(Math.abs(r.x[2] - 1)).toBeLessThan(1e-3);
+  });
+
+  it('a flat objective with a large gradient is not converged', async () => {
+    // f changes by < tol per step once x is far out, but the gradient stays 1.
+    const f: Objective = async (x, g) => {
+      g[0] = 1;
+      return 1e12 + x[0] * 1e-9;
+    };
+    const r = await lbfgs(f, new Float64Array(1), { maxSteps: 20, tol: 1e-8, gtol: 1e-6 });
+    expect(r.converged).toBe(false);
+    expect(['max-steps', 'no-progress']).toContain(r.reason);
+  });
+
+  it('stops at the step cap and says so', async () => {
+    const r = await lbfgs(quadratic([1, 1e4]), new Float64Array(2), {
+      maxSteps: 1,
+      tol: 1e-12,
+      gtol: 1e-12,
+    });
+    expect(r.converged).toBe(false);
+    expect(r.reason).toBe('max-steps');
+  });
+
+  it('rejects a non-finite gradient at the start', async () => {
+    const f: Objective = async (_x, g) => {
+      g[0] = NaN;
+      return 1;
+    };
+    await expect(
+      lbfgs(f, new Float64Array(1), { maxSteps: 5, tol: 1e-8, gtol: 1e-6 }),
+    ).rejects.toThrow(/not finite/);
+  });
+
+  it('treats a trial point with a NaN gradient and finite f as too far, and never reports it', async () => {
+    // Beyond x = 2 the gradient is NaN although f is finite.
+    const f: Objective = async (x, g) => {
+      g[0] = x[0] > 2 ? NaN : 2 * (x[0] - 1.5);
+      return (x[0] - 1.5) ** 2;
+    };
+    const r = await lbfgs(f, Float64Array.of(-10), { maxSteps: 50, tol: 1e-10, gtol: 1e-8 });
+    expect(Number.isFinite(r.x[0])).toBe(true);
+    expect(r.x[0]).toBeLessThanOrEqual(2);
+    expect(r.converged).toBe(true);
+    expect(Math.abs(r.x[0] - 1.5)).toBeLessThan(1e-6);
+  });
+});
+
+describe('Adam', () => {
+  it('runs its fixed steps, reports max-steps and rejects a NaN gradient', async () => {
+    const r = await adam(quadratic([1]), new Float64Array(1), {
+      maxSteps: 10,
+      lr: 0.05,
+      beta1: 0.9,
+      beta2: 0.999,
+      eps: 1e-8,
+    });
+    expect(r.reason).toBe('max-steps');
+    expect(r.converged).toBe(false);
+    const bad: Objective = async (_x, g) => {
+      g[0] = NaN;
+      return 0;
+    };
+    await expect(
+      adam(bad, new Float64Array(1), {
+        maxSteps: 3,
+        lr: 0.05,
+        beta1: 0.9,
+        beta2: 0.999,
+        eps: 1e-8,
+      }),
+    ).rejects.toThrow(/non-finite/);
+  });
+});
