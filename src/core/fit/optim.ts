@@ -171,7 +171,6 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
   const alpha = new Float64Array(mem);
   let calm = 0;
   let step = 0;
-  let converged = false;
   const xn = new Float64Array(n);
   let gn = new Float64Array(n);
   while (step < o.maxSteps) {
@@ -265,7 +264,7 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
   }
   // A stall exactly at a stationary point still counts as converged.
   if (reason === 'no-progress' && norm <= o.gtol) reason = 'gradient';
-  converged = reason === 'gradient';
+  const converged = reason === 'gradient';
   return {
     x,
     value: fx,
