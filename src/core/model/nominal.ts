@@ -1,6 +1,6 @@
 import { btilde } from './btilde';
 import { sigmoid } from './math';
-import type { NominalFlags, NominalLayout } from './types';
+import { BTILDE_EPS, type NominalFlags, type NominalLayout } from './types';
 
 /**
  * LLM-NRM response distribution p_ji (eq. 13) for LLM j on item i, written
@@ -52,5 +52,37 @@ export function allBtilde(
   const a = nat.subarray(L.a);
   const c = nat.subarray(L.c);
   for (let i = 0; i < L.I; i++) out[i] = btilde(a, c, i * L.Kmax, nOptions[i], key[i], w);
+  return out;
+}
+
+/**
+ * Items whose b̃ denominator (eq. 10: a_key − Σ w_k a_k) lies within
+ * |den| < 2ε, where the smooth guard num·den/(den² + ε²) departs from the
+ * paper's num/den by more than 20% (at |den| = 2ε the factor is 0.8).
+ */
+export function guardedItems(
+  nat: Float64Array,
+  L: NominalLayout,
+  nOptions: Uint8Array,
+  key: Uint8Array,
+): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < L.I; i++) {
+    const off = i * L.Kmax;
+    const K = nOptions[i];
+    const g = key[i];
+    let m = -Infinity;
+    for (let k = 0; k < K; k++) if (k !== g) m = Math.max(m, nat[L.c + off + k]);
+    let z = 0;
+    let abar = 0;
+    for (let k = 0; k < K; k++) {
+      if (k === g) continue;
+      const w = Math.exp(nat[L.c + off + k] - m);
+      z += w;
+      abar += w * nat[L.a + off + k];
+    }
+    const den = nat[L.a + off + g] - abar / z;
+    if (Math.abs(den) < 2 * BTILDE_EPS) out.push(i);
+  }
   return out;
 }
