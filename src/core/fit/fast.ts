@@ -8,7 +8,8 @@ export interface FastOptions {
   settings: Pick<FitSettings, 'steps' | 'lr' | 'tol' | 'gtol'>;
   /** Adam warm-up steps (0 on a warm start). */
   warm: number;
-  precond: Float64Array;
+  /** L-BFGS's diagonal preconditioner, or how to compute it at L-BFGS's start point. */
+  precond: Float64Array | ((x: Float64Array) => Float64Array);
   /** Looser tolerances for an inner fit whose only use is a held-out score. */
   loose?: boolean;
   signal?: AbortSignal;
@@ -51,7 +52,7 @@ export async function fastFit(
     tol: o.loose ? Math.max(s.tol, 1e-7) : s.tol,
     gtol: o.loose ? Math.max(s.gtol ?? GTOL, 1e-3) : (s.gtol ?? GTOL),
     signal: o.signal,
-    precond: o.precond,
+    precond: typeof o.precond === 'function' ? o.precond(x) : o.precond,
     onStep:
       o.onStep && ((st) => o.onStep!({ ...st, step: st.step + steps, passes: st.passes + passes })),
   });

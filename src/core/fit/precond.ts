@@ -1,3 +1,5 @@
+import type { NominalFreeLayout, Parameterisation } from '../model/params';
+import { curvaturePreconditioner } from './curvature';
 import type { Posed } from './pose';
 
 /**
@@ -44,4 +46,25 @@ export function countPreconditioner(posed: Posed): Float64Array {
     }
   }
   return out;
+}
+
+/**
+ * The preconditioner a fit uses, evaluated where L-BFGS starts: the gate-aware
+ * Gauss–Newton diagonal for nominal models with the fallback gate (curvature.ts),
+ * the observation counts otherwise.
+ */
+export function preconditionerFor(posed: Posed, standardised: boolean) {
+  const { problem, P } = posed;
+  if (problem.kind !== 'nominal' || !problem.flags.fallback) return countPreconditioner(posed);
+  return (x: Float64Array) => {
+    const nat = new Float64Array(P.natSize);
+    P.toNatural(x, nat);
+    return curvaturePreconditioner(
+      problem,
+      P as Parameterisation & { free: NominalFreeLayout },
+      x,
+      nat,
+      standardised,
+    );
+  };
 }
