@@ -131,7 +131,7 @@ async function runNodeBench(): Promise<number | undefined> {
     });
     runs.push({ name, fit, rss: peakRss, heap: peakHeap });
     console.log(
-      `${name}: ${fit.passes} passes, CE ${fit.crossEntropy.toFixed(2)}, ${fit.seconds.toFixed(1)} s`,
+      `${name}: ${fit.passes} passes (+${fit.priorSelection?.passes ?? 0} choosing the prior strength), CE ${fit.crossEntropy.toFixed(2)}, ${fit.seconds.toFixed(1)} s`,
     );
   }
   clearInterval(sampler);
@@ -163,11 +163,11 @@ async function runNodeBench(): Promise<number | undefined> {
     ``,
     `### Optimisers (Node, fused engine)`,
     ``,
-    `| optimiser | passes | wall time vs Adam-${steps} | cross-entropy | CE vs Adam-${steps} | reaches Adam-${steps}'s CE at | converged | peak RSS | peak heap |`,
+    `| optimiser | passes (+ prior-strength search) | wall time vs Adam-${steps} | cross-entropy | CE vs Adam-${steps} | reaches Adam-${steps}'s CE at | converged | peak RSS | peak heap |`,
     `|---|---|---|---|---|---|---|---|---|`,
     ...runs.map(
       (r) =>
-        `| ${r.name} | ${r.fit.passes} | ${(r.fit.seconds / adam.seconds).toFixed(3)} (${r.fit.seconds.toFixed(0)} s) | ${r.fit.crossEntropy.toFixed(2)} | ${(((r.fit.crossEntropy - adam.crossEntropy) / adam.crossEntropy) * 100).toFixed(3)}% | ${reach(r.fit)} | ${r.fit.converged} | ${mib(r.rss)} MiB | ${mib(r.heap)} MiB |`,
+        `| ${r.name} | ${r.fit.passes}${r.fit.priorSelection ? ` + ${r.fit.priorSelection.passes}` : ''} | ${(r.fit.seconds / adam.seconds).toFixed(3)} (${r.fit.seconds.toFixed(0)} s) | ${r.fit.crossEntropy.toFixed(2)} | ${(((r.fit.crossEntropy - adam.crossEntropy) / adam.crossEntropy) * 100).toFixed(3)}% | ${reach(r.fit)} | ${r.fit.converged} | ${mib(r.rss)} MiB | ${mib(r.heap)} MiB |`,
     ),
     ``,
   ];
