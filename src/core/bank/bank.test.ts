@@ -47,6 +47,10 @@ describe('item banks', () => {
     const first = bank.items[0];
     const a = rows.filter((r) => r.item === first.id && r.parameter === 'a').map((r) => r.value);
     expect(a).toEqual(first.a);
+    // Every row carries the calibration fit's Laplace SE.
+    const aSE = rows.filter((r) => r.item === first.id && r.parameter === 'a').map((r) => r.se);
+    expect(aSE).toEqual(first.aSE);
+    for (const r of rows) expect(r.se).toBeGreaterThan(0);
     expect(rows.at(-1)).toMatchObject({
       item: '(global)',
       parameter: 'kappa',

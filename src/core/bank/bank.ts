@@ -43,8 +43,8 @@ export interface ItemBank {
   schema: typeof BANK_SCHEMA;
   model: ModelType;
   Kmax: number;
-  /** Fallback gate intercept and slope (0 for models without the gate). */
-  global: { w0: number; kappa: number };
+  /** Fallback gate intercept and slope (0 for models without the gate), with SEs when known. */
+  global: { w0: number; kappa: number; w0SE?: number; kappaSE?: number };
   items: BankItem[];
   calibration: BankCalibration;
   provenance: BankProvenance;

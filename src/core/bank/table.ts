@@ -19,10 +19,16 @@ export interface ParameterRow {
   /** Option label for per-option parameters, '' otherwise. */
   option: string;
   value: number;
+  /**
+   * Standard error of `value` from the calibration fit's Laplace step (fit.json's
+   * aSE, cSE, bSE, ...; uncertainty.ts), NaN (an empty CSV cell) where the bank
+   * has none.
+   */
+  se: number;
 }
 
 /**
- * Rows: nominal items give a and c for each option plus b̃ (2K + 1 rows); binary
+ * Rows (each with its SE where the bank has one): nominal items give a and c for each option plus b̃ (2K + 1 rows); binary
  * items slope, d, g, u and b (5 rows); models with the fallback gate add w0 and
  * kappa once.
  */
@@ -34,19 +40,36 @@ export function bankToParameterTable(bank: ItemBank): ParameterRow[] {
     const base = { item: it.id, benchmark: it.benchmark, class: cls, key: it.key };
     if (binary) {
       for (const p of ['slope', 'd', 'g', 'u', 'b'] as const)
-        rows.push({ ...base, parameter: p, option: '', value: it[p] ?? NaN });
+        rows.push({
+          ...base,
+          parameter: p,
+          option: '',
+          value: it[p] ?? NaN,
+          se: it[`${p}SE`] ?? NaN,
+        });
       continue;
     }
     for (const p of ['a', 'c'] as const)
       it[p]!.forEach((v, k) =>
-        rows.push({ ...base, parameter: p, option: OPTION_LABELS[k], value: v }),
+        rows.push({
+          ...base,
+          parameter: p,
+          option: OPTION_LABELS[k],
+          value: v,
+          se: it[`${p}SE`]?.[k] ?? NaN,
+        }),
       );
-    rows.push({ ...base, parameter: 'b', option: '', value: it.b });
+    rows.push({ ...base, parameter: 'b', option: '', value: it.b, se: it.bSE ?? NaN });
   }
   if (!binary && nominalFlags(bank.model as NominalModel).fallback) {
     const g = { item: '(global)', benchmark: '', class: 'llmnrm-gate', key: '', option: '' };
-    rows.push({ ...g, parameter: 'w0', value: bank.global.w0 });
-    rows.push({ ...g, parameter: 'kappa', value: bank.global.kappa });
+    rows.push({ ...g, parameter: 'w0', value: bank.global.w0, se: bank.global.w0SE ?? NaN });
+    rows.push({
+      ...g,
+      parameter: 'kappa',
+      value: bank.global.kappa,
+      se: bank.global.kappaSE ?? NaN,
+    });
   }
   return rows;
 }
