@@ -2,11 +2,13 @@ import type { Dataset } from '../data/types';
 import { OPTION_LABELS } from '../data/types';
 import type { Engine } from '../engines/types';
 import { accuracyByLlm } from '../model/cells';
-import { allBtilde } from '../model/nominal';
+import { allBtilde, guardedItems } from '../model/nominal';
 import type { OptimResult } from './optim';
+import type { PriorScale } from '../model/hprior';
 import type { ObjectiveParts, Posed } from './pose';
 import type { FitJson, FitSettings, ItemResult, LlmResult, TracePoint } from './types';
 import { identificationNotes } from './notes';
+import { attachSE, fitUncertainty } from './uncertaintyJson';
 
 interface BuildArgs {
   ds: Dataset;
@@ -19,6 +21,8 @@ interface BuildArgs {
   seconds: number;
   engineReason: string;
   trace: TracePoint[];
+  scales: PriorScale[];
+  priorSelection?: FitJson['priorSelection'];
 }
 
 /**
@@ -53,7 +57,10 @@ export async function buildFitJson(a: BuildArgs): Promise<FitJson> {
   const { J, I, Kmax } = ds;
   const problem = posed.problem;
   const thetaOff = problem.layout.theta;
-  const se = await thetaSE(a.engine, nat, J, thetaOff);
+  // SEs with every other parameter's uncertainty (Laplace, uncertainty.ts); the
+  // conditional thetaSE stays as the fallback and for bank scoring.
+  const unc = fitUncertainty(problem, nat, a.settings.mode, posed.P.priorPrecision());
+  const se = unc.res ? Array.from(unc.res.thetaSE) : await thetaSE(a.engine, nat, J, thetaOff);
   const acc = accuracyByLlm(ds);
   const nObs = new Array<number>(J).fill(0);
   for (let j = 0; j < J; j++) for (let i = 0; i < I; i++) nObs[j] += ds.observed[j * I + i];
@@ -115,7 +122,7 @@ export async function buildFitJson(a: BuildArgs): Promise<FitJson> {
     }));
   }
   const n = problem.cells.n;
-  return {
+  const json: FitJson = {
     schema: 'llm-nrm-fit/1',
     model: a.settings.model,
     mode: a.settings.mode,
@@ -129,6 +136,11 @@ export async function buildFitJson(a: BuildArgs): Promise<FitJson> {
     steps: a.res.steps,
     passes: a.res.passes + 3,
     converged: a.res.converged,
+    stopReason: a.res.reason,
+    gradNorm: a.res.gradNorm,
+    gradMax: a.res.gradMax,
+    priors: a.scales,
+    priorSelection: a.priorSelection,
     seconds: a.seconds,
     engine: a.engine.name,
     engineReason: a.engineReason,
@@ -137,7 +149,31 @@ export async function buildFitJson(a: BuildArgs): Promise<FitJson> {
     llms,
     items,
     global,
-    notes: identificationNotes(ds, a.settings.mode),
+    notes: [...identificationNotes(ds, a.settings.mode), ...modelNotes(a)],
     trace: a.trace,
   };
+  return attachSE(json, unc);
+}
+
+/** What the fitted parameters say about the model's own approximations. */
+function modelNotes(a: BuildArgs): string[] {
+  const problem = a.posed.problem;
+  const notes: string[] = [];
+  if (problem.kind === 'nominal' && problem.flags.fallback) {
+    const n = guardedItems(a.nat, problem.layout, a.ds.nOptions, a.ds.key).length;
+    if (n > 0)
+      notes.push(
+        `${n} item${n === 1 ? '' : 's'} ha${n === 1 ? 's' : 've'} a b̃ denominator (eq. 10) within ±0.1, where the smooth guard shrinks b̃ by more than 20% against the paper's ratio.`,
+      );
+  }
+  if (problem.kind === 'binary' && a.settings.model === '4pl') {
+    const L = problem.layout;
+    let n = 0;
+    for (let i = 0; i < a.ds.I; i++) if (a.nat[L.u + i] <= a.nat[L.g + i]) n++;
+    if (n > 0)
+      notes.push(
+        `4PL does not force u > g: ${n} item${n === 1 ? '' : 's'} ended with u ≤ g (the curve falls with θ).`,
+      );
+  }
+  return notes;
 }

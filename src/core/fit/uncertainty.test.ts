@@ -195,8 +195,7 @@ describe('cell Jacobians', () => {
         moves.push([o.Jq[c++], (x, e) => (x[L.d + i] += e)]);
         if (model === '3pl' || model === '4pl')
           moves.push([o.Jq[c++], (x, e) => (x[L.g + i] = sg(lg(x[L.g + i]) + e))]);
-        if (model === '4pl')
-          moves.push([o.Jq[c++], (x, e) => (x[L.u + i] = sg(lg(x[L.u + i]) + e))]);
+        if (model === '4pl') moves.push([o.Jq[c], (x, e) => (x[L.u + i] = sg(lg(x[L.u + i]) + e))]);
         for (const [an, mv] of moves) {
           const xp = Float64Array.from(nat);
           const xm = Float64Array.from(nat);
@@ -233,10 +232,18 @@ function denseDirect(p: NomProblem, nat: Float64Array, prec: Float64Array) {
     nominalCell(p, R, nat, q, helmert(L.Kmax), H, itemPre(p, nat, i, H), o);
     const idx: number[] = [];
     const cols: ((k: number) => number)[] = [];
-    for (let c = 0; c < R.pj; c++) (idx.push(j * R.pj + c), cols.push((k) => o.Jp[k * R.pj + c]));
-    for (let c = 0; c < R.ng; c++) (idx.push(R.J * R.pj + c), cols.push((k) => o.Jg[k * R.ng + c]));
-    for (let c = 0; c < R.q[i]; c++)
-      (idx.push(itemOff[i] + c), cols.push((k) => o.Jq[k * R.q[i] + c]));
+    for (let c = 0; c < R.pj; c++) {
+      idx.push(j * R.pj + c);
+      cols.push((k) => o.Jp[k * R.pj + c]);
+    }
+    for (let c = 0; c < R.ng; c++) {
+      idx.push(R.J * R.pj + c);
+      cols.push((k) => o.Jg[k * R.ng + c]);
+    }
+    for (let c = 0; c < R.q[i]; c++) {
+      idx.push(itemOff[i] + c);
+      cols.push((k) => o.Jq[k * R.q[i] + c]);
+    }
     for (let a = 0; a < idx.length; a++)
       for (let b = 0; b < idx.length; b++) {
         let s = 0;

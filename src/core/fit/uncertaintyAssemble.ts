@@ -114,7 +114,7 @@ export function sweep(
       if (problem.model !== '1pl') Q[c * qi + c++] += prec[L.a + i];
       Q[c * qi + c++] += prec[L.d + i];
       if (problem.model === '3pl' || problem.model === '4pl') Q[c * qi + c++] += prec[L.g + i];
-      if (problem.model === '4pl') Q[c * qi + c++] += prec[L.u + i];
+      if (problem.model === '4pl') Q[c * qi + c] += prec[L.u + i];
     }
     const w = pj + ng + qi;
     const Jc = new Float64Array(R.Kmax * w);

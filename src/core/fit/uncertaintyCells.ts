@@ -275,7 +275,7 @@ export function binaryCell(
   if (!shared) o.Jq[c++] = dx * th;
   o.Jq[c++] = dx;
   if (useG) o.Jq[c++] = (1 - sg) * g * (1 - g);
-  if (useU) o.Jq[c++] = sg * u * (1 - u);
+  if (useU) o.Jq[c] = sg * u * (1 - u);
   const y = cells.correct[q];
   o.W[0] = 1 / (P * (1 - P));
   o.e[0] = -y / P + (1 - y) / (1 - P);
