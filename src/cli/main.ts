@@ -8,6 +8,7 @@ import { SCORE_USAGE, scoreCommand } from './score';
 import { CAT_USAGE, catCommand, SELECT_USAGE, selectCommand } from './cat';
 import { FLAGS_USAGE, flagsCommand } from './flags';
 import { COMPRESS_USAGE, compressCommand } from './compress';
+import { ITEMFIT_USAGE, itemfitCommand } from './itemfit';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; usage: string }> = {
   fit: { run: fitCommand, usage: FIT_USAGE },
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; usage
   select: { run: selectCommand, usage: SELECT_USAGE },
   flags: { run: flagsCommand, usage: FLAGS_USAGE },
   compress: { run: compressCommand, usage: COMPRESS_USAGE },
+  itemfit: { run: itemfitCommand, usage: ITEMFIT_USAGE },
 };
 
 const USAGE = `llm-nrm: option-level psychometrics of LLM multiple-choice benchmarks\n\n${Object.values(

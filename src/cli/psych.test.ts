@@ -1,0 +1,49 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import Papa from 'papaparse';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const DEMO = path.resolve(ROOT, 'public/demo/econ-reading.wide.csv');
+const run = (args: string[]) =>
+  spawnSync(process.execPath, [path.join(ROOT, 'bin/llm-nrm.js'), ...args], {
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+const readCsv = (p: string) =>
+  Papa.parse<Record<string, string>>(readFileSync(p, 'utf8'), {
+    header: true,
+    skipEmptyLines: true,
+  });
+
+describe('psychometric commands (bin/llm-nrm.js)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'llmnrm-psych-'));
+  const fitPath = path.join(dir, 'fit.json');
+
+  it('itemfit writes the documented columns per item and per LLM', () => {
+    const r0 = run(['fit', DEMO, '--model', '2pl', '--out', fitPath, '--quiet']);
+    expect(r0.status, r0.stderr).toBe(0);
+    const out = path.join(dir, 'itemfit.csv');
+    const llms = path.join(dir, 'llmfit.csv');
+    const r = run(['itemfit', fitPath, DEMO, '--out', out, '--llms', llms]);
+    expect(r.status, r.stderr).toBe(0);
+    const items = readCsv(out);
+    expect(items.meta.fields?.slice(0, 7)).toEqual([
+      'item',
+      'benchmark',
+      'infit',
+      'outfit',
+      'z_infit',
+      'z_outfit',
+      'n',
+    ]);
+    expect(items.data).toHaveLength(345);
+    expect(items.data.every((row) => Number(row.n) === 18 && Number(row.infit) > 0)).toBe(true);
+    const persons = readCsv(llms);
+    expect(persons.data).toHaveLength(18);
+    expect(r.stderr).toMatch(/binary-level residuals/);
+  }, 300_000);
+});
