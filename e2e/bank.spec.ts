@@ -70,10 +70,22 @@ test.describe('Bank & CAT', () => {
 
     const table = await downloadText(page, 'Export parameter table (CSV)');
     const rows = parseCsv(table.text);
-    expect(rows[0]).toEqual(['item', 'benchmark', 'class', 'key', 'parameter', 'option', 'value']);
+    expect(rows[0]).toEqual([
+      'item',
+      'benchmark',
+      'class',
+      'key',
+      'parameter',
+      'option',
+      'value',
+      'se',
+    ]);
     // a and c per option (2 × 4) and b̃ per item, then the gate's w0 and kappa.
     expect(rows).toHaveLength(1 + 345 * 9 + 2);
-    expect(rows.slice(1).every((r) => r.length === 7 && Number.isFinite(Number(r[6])))).toBe(true);
+    expect(rows.slice(1).every((r) => r.length === 8 && Number.isFinite(Number(r[6])))).toBe(true);
+    // Every item parameter carries its Laplace standard error (> 0).
+    const items = rows.slice(1).filter((r) => r[0] !== '(global)');
+    expect(items.every((r) => Number(r[7]) > 0)).toBe(true);
   });
 
   test('scores held-out demo LLMs, runs an adaptive test and exports a tiny benchmark', async ({
