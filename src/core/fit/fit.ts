@@ -163,7 +163,7 @@ export async function fitDatasetFull(
       res = await fastFit(f, start, {
         settings,
         warm,
-        precond: preconditionerFor(posed, settings.mode === 'default'),
+        precond: preconditionerFor(posed),
         signal: opts.signal,
         onStep,
       });

@@ -229,6 +229,12 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
       t = hi < Infinity ? (lo + hi) / 2 : 2 * lo;
     }
     if (!accepted && !(Number.isFinite(fn) && allFinite(gn) && fn < fx)) {
+      // A stale curvature memory can point nowhere useful: forget it and try
+      // the preconditioned steepest descent before giving up.
+      if (S.length > 0) {
+        S.length = Y.length = rhos.length = 0;
+        continue;
+      }
       reason = 'no-progress'; // No further decrease is possible at this precision.
       break;
     }

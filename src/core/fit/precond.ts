@@ -1,5 +1,3 @@
-import type { NominalFreeLayout, Parameterisation } from '../model/params';
-import { curvaturePreconditioner } from './curvature';
 import type { Posed } from './pose';
 
 /**
@@ -49,22 +47,13 @@ export function countPreconditioner(posed: Posed): Float64Array {
 }
 
 /**
- * The preconditioner a fit uses, evaluated where L-BFGS starts: the gate-aware
- * Gauss–Newton diagonal for nominal models with the fallback gate (curvature.ts),
- * the observation counts otherwise.
+ * The preconditioner a fit uses. A gate-aware Gauss–Newton diagonal was tried
+ * (it cut the demo's final fit from 466 to 76 steps) but, with the fallback
+ * gate closing, w0 → −∞ has no finite optimum and almost no curvature: that
+ * preconditioner then blows its step up and the fit ends without passing the
+ * gradient test (18 × 1,380: no-progress), and floored it keeps the gate open,
+ * where L-BFGS crawls. The observation counts converge on every demo file.
  */
-export function preconditionerFor(posed: Posed, standardised: boolean) {
-  const { problem, P } = posed;
-  if (problem.kind !== 'nominal' || !problem.flags.fallback) return countPreconditioner(posed);
-  return (x: Float64Array) => {
-    const nat = new Float64Array(P.natSize);
-    P.toNatural(x, nat);
-    return curvaturePreconditioner(
-      problem,
-      P as Parameterisation & { free: NominalFreeLayout },
-      x,
-      nat,
-      standardised,
-    );
-  };
+export function preconditionerFor(posed: Posed): Float64Array {
+  return countPreconditioner(posed);
 }

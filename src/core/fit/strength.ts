@@ -90,7 +90,7 @@ export async function choosePriorStrength(
   let passes = 0;
   try {
     const obj = makeObjective(posed, eng);
-    const precond = preconditionerFor(posed, settings.mode === 'default');
+    const precond = preconditionerFor(posed);
     for (const lambda of STRENGTH_GRID) {
       posed.P.priors = specsAt(posed.P.groups, lambda, override);
       const res = await fastFit((v, g) => obj.f(v, g), x, {
