@@ -9,6 +9,7 @@ import { CAT_USAGE, catCommand, SELECT_USAGE, selectCommand } from './cat';
 import { FLAGS_USAGE, flagsCommand } from './flags';
 import { COMPRESS_USAGE, compressCommand } from './compress';
 import { ITEMFIT_USAGE, itemfitCommand } from './itemfit';
+import { COMPARE_USAGE, compareCommand } from './compare';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; usage: string }> = {
   fit: { run: fitCommand, usage: FIT_USAGE },
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; usage
   flags: { run: flagsCommand, usage: FLAGS_USAGE },
   compress: { run: compressCommand, usage: COMPRESS_USAGE },
   itemfit: { run: itemfitCommand, usage: ITEMFIT_USAGE },
+  compare: { run: compareCommand, usage: COMPARE_USAGE },
 };
 
 const USAGE = `llm-nrm: option-level psychometrics of LLM multiple-choice benchmarks\n\n${Object.values(

@@ -47,3 +47,37 @@ describe('psychometric commands (bin/llm-nrm.js)', () => {
     expect(r.stderr).toMatch(/binary-level residuals/);
   }, 300_000);
 });
+
+describe('llm-nrm compare', () => {
+  it('writes model,logLik,nPar,AIC,BIC,heldOutLogLoss per model', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'llmnrm-compare-'));
+    const out = path.join(dir, 'compare.csv');
+    const r = run([
+      'compare',
+      DEMO,
+      '--models',
+      'nrm-soft,2pl',
+      '--folds',
+      '2',
+      '--quiet',
+      '--out',
+      out,
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const csv = readCsv(out);
+    expect(csv.meta.fields?.slice(0, 6)).toEqual([
+      'model',
+      'logLik',
+      'nPar',
+      'AIC',
+      'BIC',
+      'heldOutLogLoss',
+    ]);
+    expect(csv.data.map((row) => row.model)).toEqual(['nrm-soft', '2pl']);
+    for (const row of csv.data) {
+      expect(Number(row.logLik)).toBeLessThan(0);
+      expect(Number(row.heldOutLogLoss)).toBeGreaterThan(0);
+    }
+    expect(r.stderr).toMatch(/primary criterion/);
+  }, 300_000);
+});
