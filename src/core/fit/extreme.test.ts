@@ -6,11 +6,19 @@ import { MODEL_TYPES } from '../model/types';
 import { fitDataset } from './fit';
 import type { FitJson } from './types';
 
-/** Every number anywhere in a fit.json, recursively. */
+/**
+ * Every number anywhere in a fit.json, recursively, except standard errors:
+ * where the data cannot identify a parameter (an item seen by two LLMs in a
+ * paper-mode fit, which has no item prior) its SE is NaN by design (null in
+ * the JSON file), never a made-up number.
+ */
 function numbers(x: unknown, out: number[] = []): number[] {
   if (typeof x === 'number') out.push(x);
   else if (Array.isArray(x)) x.forEach((v) => numbers(v, out));
-  else if (x && typeof x === 'object') Object.values(x).forEach((v) => numbers(v, out));
+  else if (x && typeof x === 'object')
+    Object.entries(x).forEach(([k, v]) => {
+      if (!k.endsWith('SE')) numbers(v, out);
+    });
   return out;
 }
 
