@@ -10,6 +10,12 @@ import { FLAGS_USAGE, flagsCommand } from './flags';
 import { COMPRESS_USAGE, compressCommand } from './compress';
 import { ITEMFIT_USAGE, itemfitCommand } from './itemfit';
 import { COMPARE_USAGE, compareCommand } from './compare';
+import {
+  CLASSICAL_USAGE,
+  classicalCommand,
+  RELIABILITY_USAGE,
+  reliabilityCommand,
+} from './classical';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; usage: string }> = {
   fit: { run: fitCommand, usage: FIT_USAGE },
@@ -23,6 +29,8 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; usage
   compress: { run: compressCommand, usage: COMPRESS_USAGE },
   itemfit: { run: itemfitCommand, usage: ITEMFIT_USAGE },
   compare: { run: compareCommand, usage: COMPARE_USAGE },
+  classical: { run: classicalCommand, usage: CLASSICAL_USAGE },
+  reliability: { run: reliabilityCommand, usage: RELIABILITY_USAGE },
 };
 
 const USAGE = `llm-nrm: option-level psychometrics of LLM multiple-choice benchmarks\n\n${Object.values(

@@ -46,6 +46,37 @@ describe('psychometric commands (bin/llm-nrm.js)', () => {
     expect(persons.data).toHaveLength(18);
     expect(r.stderr).toMatch(/binary-level residuals/);
   }, 300_000);
+
+  it('reliability writes an all row and one per benchmark', () => {
+    const out = path.join(dir, 'rel.csv');
+    const r = run(['reliability', fitPath, DEMO, '--out', out]);
+    expect(r.status, r.stderr).toBe(0);
+    const rows = readCsv(out).data;
+    expect(rows.map((row) => row.benchmark)).toEqual(['all', 'naep-economics', 'naep-reading']);
+    expect(rows.every((row) => Number(row.empirical) > 0 && Number(row.empirical) < 1)).toBe(true);
+    expect(Number(rows[0].alphaN)).toBe(18);
+  });
+
+  it('classical writes item, option-share and DDplot tables', () => {
+    const out = path.join(dir, 'classical.csv');
+    const dd = path.join(dir, 'dd.csv');
+    const opts = path.join(dir, 'options.csv');
+    const r = run(['classical', DEMO, '--out', out, '--dd', dd, '--options', opts]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(readCsv(out).meta.fields).toEqual([
+      'item',
+      'benchmark',
+      'key',
+      'n',
+      'pCorrect',
+      'meanKeyProb',
+      'itemRest',
+      'ULI',
+    ]);
+    expect(readCsv(out).data).toHaveLength(345);
+    expect(readCsv(opts).data).toHaveLength(345 * 4);
+    expect(readCsv(dd).data).toHaveLength(345 * 4 * 3);
+  });
 });
 
 describe('llm-nrm compare', () => {
