@@ -40,6 +40,12 @@ export function denseBytes(J: number, I: number, Kmax: number, long: boolean): n
  * cannot be allocated; missing options and renormalisation become warnings.
  */
 export function assembleDataset(b: DatasetBuilder, maxBytes = DEFAULT_MAX_DENSE_BYTES): Dataset {
+  if (b.blocks.length === 0 && b.skipped.length > 0)
+    throw new DataError(
+      `nothing left to read: ${b.skipped[0].message}`,
+      b.skipped[0].file,
+      b.skipped[0].line,
+    );
   if (b.blocks.length === 0)
     throw new DataError(
       'no data files: only items files were given',
@@ -156,6 +162,7 @@ export function assembleDataset(b: DatasetBuilder, maxBytes = DEFAULT_MAX_DENSE_
     observed,
     leakage,
     ...(hasText ? { itemTexts: b.itemText.slice() } : {}),
+    ...(b.itemSubtask.some((x) => x !== '') ? { subtasks: b.itemSubtask.slice() } : {}),
     sources: b.sources.slice(),
     warnings,
   };

@@ -51,6 +51,10 @@ export class DatasetBuilder {
   readonly itemN: number[] = [];
   readonly itemBench: string[] = [];
   readonly itemText: (ItemText | null)[] = [];
+  /** Subtask per item ('' when the item's benchmark has none), e.g. mmlu_anatomy in mmlu. */
+  readonly itemSubtask: string[] = [];
+  /** Files skipped as a whole (generative runs, older runs), with why. */
+  readonly skipped: LoadWarning[] = [];
   readonly blocks: CellBlock[] = [];
   readonly sources: SourceInfo[] = [];
   readonly items: ItemsTable = new Map();
@@ -110,6 +114,7 @@ export class DatasetBuilder {
     this.itemN.push(rec ? rec.nOptions : 0);
     this.itemBench.push(rec ? rec.benchmark : '');
     this.itemText.push(rec ? rec.text : null);
+    this.itemSubtask.push('');
     this.keyAt.push(rec ? rec.at : none);
     this.nAt.push(rec ? rec.at : none);
     return i;
@@ -166,6 +171,17 @@ export class DatasetBuilder {
       this.tally(at.file, 'other', 'benchmark', at.line, (n) => {
         return `${n} rows name a different benchmark than first given for their item; the first name was kept`;
       });
+  }
+
+  /** Records the subtask an item came from (the first one given is kept). */
+  setSubtask(i: number, name: string): void {
+    if (this.itemSubtask[i] === '') this.itemSubtask[i] = name;
+  }
+
+  /** Records a file skipped as a whole; it is also a warning. */
+  skip(w: LoadWarning): void {
+    this.skipped.push(w);
+    this.notes.push(w);
   }
 
   /** Adds a parsed data file. */

@@ -86,7 +86,10 @@ export class CsvChunkReader implements ChunkParser {
   private parsePiece(piece: string): void {
     if (!this.newline) {
       const nl = piece.indexOf('\n');
-      if (nl >= 0) this.newline = piece[nl - 1] === '\r' ? '\r\n' : '\n';
+      // LF even in CRLF files, so a file with mixed line ends (rows appended by
+      // another tool) still splits into rows; the CR left on a row's last field
+      // is removed in `row`. A CRLF inside a quoted field stays as written.
+      if (nl >= 0) this.newline = '\n';
       else if (piece.includes('\r')) this.newline = '\r';
     }
     // Classic Mac files (CR only) arrive whole, at finish(); count their lines by CR.
@@ -114,6 +117,8 @@ export class CsvChunkReader implements ChunkParser {
   }
 
   private row(fields: string[], line: number): void {
+    const last = fields.length - 1;
+    if (fields[last].endsWith('\r')) fields[last] = fields[last].slice(0, -1);
     if (!this.header) {
       const names = fields.map((f) => f.trim());
       const index = new Map<string, number>();

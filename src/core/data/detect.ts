@@ -3,8 +3,41 @@ import Papa from 'papaparse';
 import { checkDelimiter } from './csv.ts';
 import { DataError } from './types.ts';
 
-/** The formats `loadDataset` reads. */
+/** The streamed text formats `loadDataset` reads. */
 export type FileFormat = 'wide' | 'long' | 'items' | 'harness';
+
+/** JSON documents read whole (see `docs.ts`). */
+export type DocFormat = 'harness-results' | 'inspect' | 'helm' | 'opencompass';
+
+const top = (v: unknown) =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.keys(v) : [];
+
+/**
+ * Recognises a JSON document (not JSON lines) from its start: a harness
+ * `results_*.json`, an Inspect log (`version`, `eval`), a HELM
+ * `scenario_state.json` (`adapter_spec`, `request_states`) or an OpenCompass
+ * predictions file (`"0": {"origin_prompt" | "label: A" | "testing input" ...}`).
+ * Returns null for anything else (harness sample logs included).
+ */
+export function detectJsonDoc(name: string, head: string): DocFormat | null {
+  const text = (head.charCodeAt(0) === 0xfeff ? head.slice(1) : head).trimStart();
+  if (!text.startsWith('{')) return null;
+  if (/(^|[\\/])results(_[^\\/]*)?\.json$/i.test(name)) return 'harness-results';
+  const nl = text.indexOf('\n');
+  let keys: string[] | null = null;
+  try {
+    keys = top(JSON.parse(nl < 0 ? text : text.slice(0, nl)));
+  } catch {
+    // A pretty-printed document: judge by the keys in its head.
+  }
+  const has = (k: string) => (keys ? keys.includes(k) : text.includes(`"${k}"`));
+  if (has('request_states') || has('adapter_spec')) return 'helm';
+  if (has('eval') && (has('version') || has('samples'))) return 'inspect';
+  if (keys && (keys.includes('doc_id') || keys.includes('resps'))) return null;
+  if (/"(origin_prompt|testing input|label: [^"]*)"\s*:/.test(text) && /^\{\s*"0"\s*:/.test(text))
+    return 'opencompass';
+  return null;
+}
 
 /**
  * Detects the format of a file from its name and the start of its text:

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { harnessTaskName } from './harness.ts';
+import { stableHash } from './harnessDoc.ts';
 import { loadDataset } from './load.ts';
 import { loadDatasetFromPaths } from './node.ts';
 import { cell, expectDataError, fixturesDir, loadTexts } from './test-utils.ts';
@@ -9,6 +10,7 @@ import { cell, expectDataError, fixturesDir, loadTexts } from './test-utils.ts';
 const tiny = path.join(fixturesDir, 'harness', 'tiny-llm');
 const other = path.join(fixturesDir, 'harness', 'other-llm');
 const tinyFile = 'samples_toy_2024-06-01T10-20-30.123456.jsonl';
+const water = `toy/q${stableHash(['Is water wet?', 'yes', 'no'].join('\u0000'))}`;
 
 /** Softmax written out independently of the loader. */
 function softmax(ll: number[]): number[] {
@@ -33,16 +35,17 @@ describe('lm-evaluation-harness samples', () => {
   it('loads model folders: softmax, keys, option counts, missing cells', async () => {
     const ds = await loadDatasetFromPaths([tiny, other]);
     expect(ds.llmIds).toEqual(['tiny-llm', 'other-llm']);
-    expect(ds.itemIds).toEqual(['toy/0', 'toy/1', 'toy/2']);
+    // doc.id where the record has one; otherwise a hash of the question and choices.
+    expect(ds.itemIds).toEqual(['toy-grass', water, 'toy-five']);
     expect(Array.from(ds.nOptions)).toEqual([3, 2, 5]);
     expect(Array.from(ds.key)).toEqual([1, 0, 4]);
     expect(ds.benchmarks).toEqual(['toy', 'toy', 'toy']);
     expect(ds.Kmax).toBe(5);
-    expectClose(cell(ds, 'tiny-llm', 'toy/0'), softmax([-1, -0.5, -2]));
-    expectClose(cell(ds, 'tiny-llm', 'toy/1'), softmax([-3, -1.5]));
-    expectClose(cell(ds, 'tiny-llm', 'toy/2'), softmax([-4, -3, -2.5, -6, -0.25]));
-    expectClose(cell(ds, 'other-llm', 'toy/2'), [0.2, 0.2, 0.2, 0.2, 0.2]);
-    expectClose(cell(ds, 'other-llm', 'toy/0'), softmax([-0.1, -3, -3]));
+    expectClose(cell(ds, 'tiny-llm', 'toy-grass'), softmax([-1, -0.5, -2]));
+    expectClose(cell(ds, 'tiny-llm', water), softmax([-3, -1.5]));
+    expectClose(cell(ds, 'tiny-llm', 'toy-five'), softmax([-4, -3, -2.5, -6, -0.25]));
+    expectClose(cell(ds, 'other-llm', 'toy-five'), [0.2, 0.2, 0.2, 0.2, 0.2]);
+    expectClose(cell(ds, 'other-llm', 'toy-grass'), softmax([-0.1, -3, -3]));
     expect(Array.from(ds.observed)).toEqual([1, 1, 1, 1, 0, 1]);
     // Leakage is 1 - sum of exp(loglikelihood): the mass the model put elsewhere.
     const leak = 1 - (Math.exp(-1) + Math.exp(-0.5) + Math.exp(-2));
@@ -59,10 +62,10 @@ describe('lm-evaluation-harness samples', () => {
 
   it('length-normalises by choice text length', async () => {
     const ds = await loadDatasetFromPaths([tiny], { lengthNormalise: true });
-    expectClose(cell(ds, 'tiny-llm', 'toy/0'), softmax([-1 / 3, -0.5 / 5, -2 / 4]));
-    expectClose(cell(ds, 'tiny-llm', 'toy/1'), softmax([-3 / 3, -1.5 / 2]));
+    expectClose(cell(ds, 'tiny-llm', 'toy-grass'), softmax([-1 / 3, -0.5 / 5, -2 / 4]));
+    expectClose(cell(ds, 'tiny-llm', water), softmax([-3 / 3, -1.5 / 2]));
     expectClose(
-      cell(ds, 'tiny-llm', 'toy/2'),
+      cell(ds, 'tiny-llm', 'toy-five'),
       softmax([-4 / 3, -3 / 3, -2.5 / 5, -6 / 4, -0.25 / 4]),
     );
     expect(Number.isNaN(ds.leakage[0])).toBe(true);

@@ -6,11 +6,13 @@
 import { assembleDataset } from './assemble.ts';
 import { DatasetBuilder } from './builder.ts';
 import type { ChunkParser, StreamOptions } from './csv.ts';
-import { decodeChunks, type SourceChunk } from './decode.ts';
-import { detectFormat, type FileFormat } from './detect.ts';
+import { decodeChunks } from './decode.ts';
+import { isDocFormat, readDocument } from './docs.ts';
 import { createHarnessParser } from './harness.ts';
+import { folderOf, harnessLogName, parentBenchmark, type HarnessResults } from './harnessRuns.ts';
 import { createItemsParser } from './items.ts';
 import { createLongParser } from './long.ts';
+import { planSources, type PlannedFile } from './plan.ts';
 import { ItemSampler, sampleWarning, type SampleOptions } from './sample.ts';
 import { createWideParser } from './wide.ts';
 import { DataError, type Dataset, type ValueKind } from './types.ts';
@@ -29,7 +31,7 @@ export interface LoadInput {
 export interface LoadOptions {
   /** Forces the value kind of wide and long files. */
   valueKind?: ValueKind;
-  /** Length-normalise harness log-likelihoods (see harness.ts). */
+  /** Length-normalise harness log-likelihoods (see harness.ts); default: when a task reports acc_norm. */
   lengthNormalise?: boolean;
   /** Model name for harness logs not inside a folder. */
   model?: string;
@@ -56,31 +58,32 @@ export interface ByteSource {
   name: string;
   size: number;
   model?: string;
-  /** The first few KiB as text, for format detection. */
-  head(): Promise<string>;
-  /**
-   * The whole file as decoded text chunks with their size in bytes. Byte sources
-   * decode with `decodeChunks`: invalid UTF-8 becomes U+FFFD and is reported on
-   * the last chunk (a warning, never an error).
-   */
-  chunks(): AsyncIterable<SourceChunk>;
+  /** Found by walking a folder: skipped with a note, not an error, when unrecognised. */
+  optional?: boolean;
+  /** The first few KiB, for sniffing and format detection. */
+  head(): Promise<Uint8Array>;
+  /** The whole file as byte chunks. */
+  bytes(): AsyncIterable<Uint8Array>;
+  /** Decompresses a gzip file (the CLI uses node:zlib); default: `DecompressionStream`. */
+  gunzip?(): AsyncIterable<Uint8Array>;
 }
 
 export const DEFAULT_CHUNK = 4 * 1024 * 1024;
-const HEAD_BYTES = 64 * 1024;
+export const HEAD_BYTES = 64 * 1024;
 
 /** Lets pending events (an abort) run between chunks. */
 const yieldToEvents = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 function textSource(name: string, text: string, chunk: number, model?: string): ByteSource {
+  const enc = new TextEncoder();
   return {
     name,
     size: text.length,
     model,
-    head: async () => text.slice(0, HEAD_BYTES),
-    async *chunks() {
+    head: async () => enc.encode(text.slice(0, HEAD_BYTES)),
+    async *bytes() {
       for (let at = 0; at < text.length; at += chunk) {
-        yield { text: text.slice(at, at + chunk), bytes: Math.min(chunk, text.length - at) };
+        yield enc.encode(text.slice(at, at + chunk));
         await yieldToEvents();
       }
     },
@@ -92,8 +95,8 @@ function blobSource(name: string, blob: Blob, chunk: number, model?: string): By
     name,
     size: blob.size,
     model,
-    head: async () => new TextDecoder().decode(await blob.slice(0, HEAD_BYTES).arrayBuffer()),
-    chunks: () => decodeChunks(blobSlices(blob, chunk)),
+    head: async () => new Uint8Array(await blob.slice(0, HEAD_BYTES).arrayBuffer()),
+    bytes: () => blobSlices(blob, chunk),
   };
 }
 
@@ -107,7 +110,9 @@ async function* blobSlices(blob: Blob, chunk: number): AsyncGenerator<Uint8Array
  * need an items file among `files`; items files are read first. Throws DataError
  * on bad input, or the signal's reason when aborted (RangeError for bad
  * `sample` options). Blobs are decoded as UTF-8: invalid bytes become U+FFFD and
- * add a warning with their count and first line (see `decode.ts`).
+ * add a warning with their count and first line (see `decode.ts`). Gzip files
+ * are decompressed; binary files other than Parquet and Inspect `.eval` are
+ * refused as "not a text file" (see `sniff.ts`).
  */
 export function loadDataset(files: LoadInput[], opts: LoadOptions = {}): Promise<Dataset> {
   const chunk = opts.chunkSize ?? DEFAULT_CHUNK;
@@ -127,33 +132,36 @@ export function parentFolder(name: string): string | undefined {
 
 /** Loads `ByteSource`s (used by `loadDataset` and the Node helper). */
 export async function loadSources(sources: ByteSource[], opts: LoadOptions = {}): Promise<Dataset> {
-  const formats: FileFormat[] = [];
-  for (const s of sources) formats.push(detectFormat(s.name, await s.head()));
-  const longAt = formats.indexOf('long');
-  if (longAt >= 0 && !formats.includes('items'))
+  const builder = new DatasetBuilder();
+  builder.sampler = ItemSampler.create(opts.sample);
+  const { files, results } = await planSources(sources, builder, opts);
+  const longAt = files.findIndex((f) => f.format === 'long');
+  if (longAt >= 0 && !files.some((f) => f.format === 'items'))
     throw new DataError(
       'a long-format file needs an items file with each item key and n_options',
-      sources[longAt].name,
+      files[longAt].src.name,
       undefined,
       undefined,
       'an items CSV (item,key,n_options,...) among the files',
     );
-  const order = sources.map((_, n) => n);
-  order.sort((a, b) => Number(formats[b] === 'items') - Number(formats[a] === 'items'));
-  const totalBytes = sources.reduce((t, s) => t + s.size, 0);
-  const builder = new DatasetBuilder();
-  builder.sampler = ItemSampler.create(opts.sample);
+  files.sort((a, b) => Number(b.format === 'items') - Number(a.format === 'items'));
+  const totalBytes = files.reduce((t, f) => t + f.src.size, 0);
   let bytesBefore = 0;
   let rowsBefore = 0;
-  for (const n of order) {
-    const src = sources[n];
+  for (const f of files) {
+    const src = f.src;
     const stream: StreamOptions = {
       signal: opts.signal,
       onProgress: (bytes, rows) =>
         opts.onProgress?.(bytesBefore + bytes, rowsBefore + rows, { file: src.name, totalBytes }),
     };
-    const parser = makeParser(formats[n], src, builder, opts, stream);
-    for await (const c of src.chunks()) {
+    if (isDocFormat(f.format)) {
+      rowsBefore += await readDocument({ ...f, format: f.format }, builder, stream);
+      bytesBefore += src.size;
+      continue;
+    }
+    const parser = makeParser(f, builder, opts, stream, results);
+    for await (const c of decodeChunks(f.bytes())) {
       if (c.text || c.bytes) parser.push(c.text, c.bytes);
       if (c.invalid)
         builder.warn({
@@ -172,20 +180,21 @@ export async function loadSources(sources: ByteSource[], opts: LoadOptions = {})
   }
   opts.signal?.throwIfAborted();
   if (builder.sampler) {
-    const data = sources.find((_, n) => formats[n] !== 'items') ?? sources[0];
-    builder.warn(sampleWarning(builder.sampler, data.name));
+    const data = files.find((f) => f.format !== 'items') ?? files[0];
+    builder.warn(sampleWarning(builder.sampler, data.src.name));
   }
   return assembleDataset(builder, opts.maxDenseBytes);
 }
 
 function makeParser(
-  format: FileFormat,
-  src: ByteSource,
+  f: PlannedFile,
   builder: DatasetBuilder,
   opts: LoadOptions,
   stream: StreamOptions,
+  results: Map<string, HarnessResults>,
 ): ChunkParser {
-  switch (format) {
+  const { src } = f;
+  switch (f.format) {
     case 'items':
       return createItemsParser(src.name, builder, stream);
     case 'wide':
@@ -193,20 +202,18 @@ function makeParser(
     case 'long':
       return createLongParser(src.name, builder, { ...stream, valueKind: opts.valueKind });
     case 'harness': {
-      const model = src.model ?? opts.model ?? parentFolder(src.name);
-      if (!model)
-        throw new DataError(
-          'cannot tell which model this harness log belongs to',
-          src.name,
-          undefined,
-          undefined,
-          'the file inside a folder named after the model, or the model option',
-        );
+      const model = f.model!;
+      const { task } = harnessLogName(src.name);
+      const parents = results.get(folderOf(src.name))?.parents;
       return createHarnessParser(src.name, builder, {
         ...stream,
         model,
+        task,
+        benchmark: parentBenchmark(task, parents),
         lengthNormalise: opts.lengthNormalise,
       });
     }
+    default:
+      throw new DataError(`${f.format} is not a streamed format`, src.name);
   }
 }

@@ -1,41 +1,64 @@
 /**
  * Node-only loading from disk (the browser bundle must not import this file).
- * Files are streamed with `fs.createReadStream`; a folder path is one model's
- * harness logs, the folder name being the model name.
+ * Files are streamed with `fs.createReadStream` (gzip through `node:zlib`). A
+ * folder is walked to any depth, as an lm-evaluation-harness output root is
+ * laid out: each file is named by its path, so a harness log's model is its
+ * leaf folder (or its results file's `model_name`).
  */
 import { createReadStream } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { decodeChunks } from './decode.ts';
-import { DEFAULT_CHUNK, loadSources, type ByteSource, type LoadOptions } from './load.ts';
+import { createGunzip } from 'node:zlib';
+import {
+  DEFAULT_CHUNK,
+  HEAD_BYTES,
+  loadSources,
+  parentFolder,
+  type ByteSource,
+  type LoadOptions,
+} from './load.ts';
 import { DataError, type Dataset } from './types.ts';
 
-const HEAD_BYTES = 64 * 1024;
-
-function fileSource(file: string, size: number, chunk: number, model?: string): ByteSource {
+function fileSource(file: string, size: number, chunk: number, optional = false): ByteSource {
+  const stream = () => createReadStream(file, { highWaterMark: chunk });
   return {
     name: file,
     size,
-    model,
+    optional,
     async head() {
       const fh = await open(file, 'r');
       try {
         const buf = Buffer.alloc(Math.min(HEAD_BYTES, size));
         const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-        return buf.subarray(0, bytesRead).toString('utf8');
+        return buf.subarray(0, bytesRead);
       } finally {
         await fh.close();
       }
     },
-    chunks: () =>
-      decodeChunks(createReadStream(file, { highWaterMark: chunk }) as AsyncIterable<Buffer>),
+    bytes: () => stream() as AsyncIterable<Buffer>,
+    gunzip: () => stream().pipe(createGunzip({ chunkSize: 1 << 16 })) as AsyncIterable<Buffer>,
   };
 }
 
+/** Files a folder walk offers to the loader (others, e.g. plots, are never opened). */
+const WALKED = /\.(jsonl|jsonl\.gz|json|json\.gz|parquet|eval)$/i;
+
+async function walk(dir: string, out: string[]): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) await walk(p, out);
+    else if (e.isFile() && WALKED.test(e.name)) out.push(p);
+  }
+}
+
 /**
- * Loads files and folders from disk into one Dataset. A folder stands for one
- * model: its `*.jsonl` harness logs are read with the folder's name as the model.
- * Other paths are files of any format `loadDataset` reads.
+ * Loads files and folders from disk into one Dataset. A folder is walked to any
+ * depth for harness logs (`.jsonl`, `.jsonl.gz`), results files and the other
+ * result formats (`.json`, `.parquet`, `.eval`); a walked file that is none of
+ * them is skipped with a note. Other paths are files of any format `loadDataset`
+ * reads.
  */
 export async function loadDatasetFromPaths(
   paths: string[],
@@ -49,19 +72,21 @@ export async function loadDatasetFromPaths(
       sources.push(fileSource(p, st.size, chunk));
       continue;
     }
-    const model = path.basename(path.resolve(p));
-    const logs = (await readdir(p)).filter((f) => f.toLowerCase().endsWith('.jsonl')).sort();
-    if (logs.length === 0)
+    const files: string[] = [];
+    await walk(p, files);
+    if (files.length === 0)
       throw new DataError(
-        'folder has no .jsonl harness logs',
+        'folder has no result files',
         p,
         undefined,
         undefined,
-        'samples_<task>_<date>.jsonl files',
+        'harness logs (samples_<task>_<date>.jsonl[.gz]) in one folder per model, or .json, .parquet or .eval results',
       );
-    for (const f of logs) {
-      const file = path.join(p, f);
-      sources.push(fileSource(file, (await stat(file)).size, chunk, model));
+    for (const f of files) {
+      const src = fileSource(f, (await stat(f)).size, chunk, true);
+      // `llm-nrm fit .` inside a model folder: the path has no folder to name the model.
+      if (!parentFolder(f)) src.model = path.basename(path.resolve(path.dirname(f)));
+      sources.push(src);
     }
   }
   return loadSources(sources, opts);

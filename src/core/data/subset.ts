@@ -51,6 +51,7 @@ export function subsetDataset(
     observed,
     leakage,
     ...(ds.itemTexts ? { itemTexts: is.map((i) => ds.itemTexts![i]) } : {}),
+    ...(ds.subtasks ? { subtasks: is.map((i) => ds.subtasks![i]) } : {}),
     sources: ds.sources,
     warnings: ds.warnings,
   };

@@ -152,6 +152,7 @@ function harnessLine(s: Spec, i: number, c: number[], v: HarnessVariant): string
   const rec: Record<string, unknown> = { doc_id: it.doc };
   const texts = it.text.options.map((t) => t || `choice ${t}`);
   rec.doc = {
+    id: it.id,
     question: it.text.question,
     ...(v.args === 'choices' ? { choices: texts } : {}),
   };

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import { parentBenchmark } from './harnessRuns.ts';
 import { OPTION_LABELS, type Dataset, type ItemText } from './types.ts';
 
 /** One item of a test data set. */
@@ -150,7 +151,7 @@ export function expectedDataset(s: Spec): Dataset {
 export interface Compare {
   /** Models and items must be in exactly the expected order (else matched by id). */
   exactOrder: boolean;
-  /** Expected benchmark per item: as written, the harness task, or none. */
+  /** Expected benchmark per item: as written, the harness task's parent benchmark, or none. */
   bench: 'spec' | 'task' | 'none';
   /** Compare item texts (files with an items file carrying texts). */
   texts: boolean;
@@ -172,7 +173,8 @@ export function expectMatchesSpec(ds: Dataset, s: Spec, how: Compare): void {
     const it = s.items.find((x) => x.id === id)!;
     expect(ds.nOptions[i]).toBe(it.K);
     expect(ds.key[i]).toBe(it.key);
-    const bench = how.bench === 'spec' ? it.bench : how.bench === 'task' ? it.task : '';
+    const bench =
+      how.bench === 'spec' ? it.bench : how.bench === 'task' ? parentBenchmark(it.task) : '';
     expect(ds.benchmarks[i]).toBe(bench);
     if (how.texts) expect(ds.itemTexts?.[i]).toEqual(it.text);
   });

@@ -31,6 +31,11 @@ export interface Dataset {
    * weights) or the cell is missing.
    */
   leakage: Float32Array;
+  /**
+   * Subtask per item where a benchmark groups several (mmlu_anatomy in mmlu; ''
+   * for items without one); absent when no item has a subtask.
+   */
+  subtasks?: string[];
   /** Optional item texts, index-aligned with itemIds (undefined when no items file had texts). */
   itemTexts?: (ItemText | null)[];
   /** How values were read, per source file, for the load report. */
