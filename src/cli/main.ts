@@ -16,6 +16,7 @@ import {
   RELIABILITY_USAGE,
   reliabilityCommand,
 } from './classical';
+import { DIF_USAGE, difCommand } from './dif';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; usage: string }> = {
   fit: { run: fitCommand, usage: FIT_USAGE },
@@ -31,6 +32,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; usage
   compare: { run: compareCommand, usage: COMPARE_USAGE },
   classical: { run: classicalCommand, usage: CLASSICAL_USAGE },
   reliability: { run: reliabilityCommand, usage: RELIABILITY_USAGE },
+  dif: { run: difCommand, usage: DIF_USAGE },
 };
 
 const USAGE = `llm-nrm: option-level psychometrics of LLM multiple-choice benchmarks\n\n${Object.values(

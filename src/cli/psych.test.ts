@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,5 +110,26 @@ describe('llm-nrm compare', () => {
       expect(Number(row.heldOutLogLoss)).toBeGreaterThan(0);
     }
     expect(r.stderr).toMatch(/primary criterion/);
+  }, 300_000);
+});
+
+describe('llm-nrm dif', () => {
+  it('writes MH and LR columns per item for a model,group file', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'llmnrm-dif-'));
+    const groups = path.join(dir, 'groups.csv');
+    const names = readCsv(path.resolve(ROOT, 'public/demo/models.csv')).data.map((r) => r.model);
+    writeFileSync(
+      groups,
+      'model,group\n' +
+        names.map((m) => `${m},${m.startsWith('Qwen') ? 'qwen' : 'other'}`).join('\n'),
+    );
+    const out = path.join(dir, 'dif.csv');
+    const r = run(['dif', DEMO, '--groups', groups, '--model', '2pl', '--out', out]);
+    expect(r.status, r.stderr).toBe(0);
+    const csv = readCsv(out);
+    expect(csv.data).toHaveLength(345);
+    expect(csv.meta.fields).toEqual(expect.arrayContaining(['mhDelta', 'ets', 'lrChi2', 'lrFlag']));
+    expect(csv.data[0].reference).toBe('other');
+    expect(csv.data[0].focal).toBe('qwen');
   }, 300_000);
 });

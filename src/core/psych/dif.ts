@@ -1,0 +1,194 @@
+/**
+ * Differential item functioning between groups of LLMs: the Mantel–Haenszel
+ * test on binary correctness (observed argmax = key), matched on score.
+ *
+ * Matching: LLMs are stratified by their number correct (on complete data;
+ * with missing cells, by share correct × items rounded), the studied item
+ * included, with one purification step (Holland & Thayer, 1988): items
+ * flagged in a first pass leave the matching score of the others, so that a
+ * few DIF items do not bias the matching against the rest. Per stratum: A, B (reference right, wrong), C, D (focal right,
+ * wrong). α_MH = Σ(AD/N) / Σ(BC/N), Δ_MH = −2.35 ln α_MH (ETS delta scale;
+ * negative: the item is harder for the focal group at equal score), its SE
+ * by Robins–Breslow–Greenland, and χ²_MH with continuity correction, 1 df.
+ *
+ * ETS classes (Zwick, 2012): C when |Δ| ≥ 1.5 and |Δ| is significantly above 1
+ * (|Δ| − 1 > 1.645 SE); A when χ²_MH is not significant at 0.05 or |Δ| < 1;
+ * B otherwise. Flagged: class B or C. Strata in which a group is absent carry
+ * no information and drop out; an item right (or wrong) for every LLM has no
+ * estimate (NaN, class '').
+ */
+import type { Dataset } from '../data/types';
+import { correctnessMatrix } from './correctness';
+import { chi2Sf } from './stats';
+
+export type EtsClass = 'A' | 'B' | 'C' | '';
+
+export interface MhRow {
+  item: string;
+  benchmark: string;
+  reference: string;
+  focal: string;
+  nRef: number;
+  nFocal: number;
+  /** Mantel–Haenszel common odds ratio (reference vs focal). */
+  alphaMH: number;
+  deltaMH: number;
+  deltaSE: number;
+  /** 95% interval of Δ_MH. */
+  deltaLo: number;
+  deltaHi: number;
+  chi2: number;
+  p: number;
+  ets: EtsClass;
+  flag: boolean;
+}
+
+/** Per LLM, number correct and number observed over the anchor items. */
+function anchorSums(y: Float64Array, J: number, I: number, anchor: boolean[]) {
+  const sum = new Float64Array(J);
+  const seen = new Float64Array(J);
+  for (let j = 0; j < J; j++)
+    for (let i = 0; i < I; i++) {
+      const v = y[j * I + i];
+      if (!anchor[i] || Number.isNaN(v)) continue;
+      sum[j] += v;
+      seen[j]++;
+    }
+  return { sum, seen, size: anchor.filter(Boolean).length };
+}
+
+/**
+ * Matching stratum of LLM j for item i: number correct over the anchor items
+ * plus item i (share × items rounded when some are missing); −1 without data.
+ */
+function stratumOf(
+  a: ReturnType<typeof anchorSums>,
+  y: Float64Array,
+  I: number,
+  anchor: boolean[],
+  j: number,
+  i: number,
+): number {
+  const v = y[j * I + i];
+  const extra = !anchor[i] && !Number.isNaN(v);
+  const s = a.sum[j] + (extra ? v : 0);
+  const n = a.seen[j] + (extra ? 1 : 0);
+  const size = a.size + (anchor[i] ? 0 : 1);
+  return n === 0 ? -1 : n === size ? s : Math.round((s / n) * size);
+}
+
+/** ETS A/B/C from Δ_MH, its SE and the χ² p-value. */
+export function etsClass(delta: number, se: number, p: number): EtsClass {
+  if (!Number.isFinite(delta)) return '';
+  const ad = Math.abs(delta);
+  if (p >= 0.05 || ad < 1) return 'A';
+  if (ad >= 1.5 && ad - 1 > 1.645 * se) return 'C';
+  return 'B';
+}
+
+/**
+ * MH DIF of every item for each focal group against `reference` (default: the
+ * first group). `group[j]` is LLM j's group ('' = not in any, left out).
+ */
+export function mantelHaenszel(
+  ds: Dataset,
+  group: string[],
+  names: string[],
+  reference = names[0],
+  purify = true,
+): MhRow[] {
+  const y = correctnessMatrix(ds);
+  const first = mhPass(ds, y, group, names, reference, new Array<boolean>(ds.I).fill(true));
+  if (!purify) return first;
+  const anchor = new Array<boolean>(ds.I).fill(true);
+  for (const r of first) if (r.flag) anchor[ds.itemIds.indexOf(r.item)] = false;
+  if (anchor.every(Boolean) || !anchor.some(Boolean)) return first;
+  return mhPass(ds, y, group, names, reference, anchor);
+}
+
+function mhPass(
+  ds: Dataset,
+  y: Float64Array,
+  group: string[],
+  names: string[],
+  reference: string,
+  anchor: boolean[],
+): MhRow[] {
+  const { J, I } = ds;
+  const nStrata = I + 2;
+  const sums = anchorSums(y, J, I, anchor);
+  const rows: MhRow[] = [];
+  for (const focal of names.filter((g) => g !== reference)) {
+    const side = group.map((g) => (g === reference ? 0 : g === focal ? 1 : -1));
+    const nRef = side.filter((s) => s === 0).length;
+    const nFocal = side.filter((s) => s === 1).length;
+    const cnt = new Float64Array(nStrata * 4);
+    for (let i = 0; i < I; i++) {
+      cnt.fill(0);
+      for (let j = 0; j < J; j++) {
+        const v = y[j * I + i];
+        const st = stratumOf(sums, y, I, anchor, j, i);
+        if (side[j] < 0 || st < 0 || Number.isNaN(v)) continue;
+        cnt[st * 4 + side[j] * 2 + (v ? 0 : 1)]++;
+      }
+      let sR = 0;
+      let sS = 0;
+      let sA = 0;
+      let sE = 0;
+      let sV = 0;
+      let v1 = 0;
+      let v2 = 0;
+      let v3 = 0;
+      for (let k = 0; k < nStrata; k++) {
+        const [A, B, C, D] = cnt.subarray(k * 4, k * 4 + 4);
+        const N = A + B + C + D;
+        const nR = A + B;
+        const nF = C + D;
+        if (nR === 0 || nF === 0) continue;
+        const R = (A * D) / N;
+        const S = (B * C) / N;
+        const P = (A + D) / N;
+        const Q = (B + C) / N;
+        sR += R;
+        sS += S;
+        v1 += P * R;
+        v2 += P * S + Q * R;
+        v3 += Q * S;
+        if (N > 1) {
+          const m1 = A + C;
+          const m0 = B + D;
+          sA += A;
+          sE += (nR * m1) / N;
+          sV += (nR * nF * m1 * m0) / (N * N * (N - 1));
+        }
+      }
+      const alphaMH = sR / sS;
+      const lnA = Math.log(alphaMH);
+      const varLn = v1 / (2 * sR * sR) + v2 / (2 * sR * sS) + v3 / (2 * sS * sS);
+      const ok = sR > 0 && sS > 0;
+      const deltaMH = ok ? -2.35 * lnA : NaN;
+      const deltaSE = ok ? 2.35 * Math.sqrt(varLn) : NaN;
+      const chi2 = sV > 0 ? Math.max(0, Math.abs(sA - sE) - 0.5) ** 2 / sV : NaN;
+      const p = Number.isFinite(chi2) ? chi2Sf(chi2, 1) : NaN;
+      const ets = etsClass(deltaMH, deltaSE, p);
+      rows.push({
+        item: ds.itemIds[i],
+        benchmark: ds.benchmarks[i],
+        reference,
+        focal,
+        nRef,
+        nFocal,
+        alphaMH: ok ? alphaMH : NaN,
+        deltaMH,
+        deltaSE,
+        deltaLo: deltaMH - 1.96 * deltaSE,
+        deltaHi: deltaMH + 1.96 * deltaSE,
+        chi2,
+        p,
+        ets,
+        flag: ets === 'B' || ets === 'C',
+      });
+    }
+  }
+  return rows;
+}
