@@ -12,6 +12,7 @@ import { useCancelEvaluationsWhen } from './evaluate/runs';
 import { InformationView } from './InformationView';
 import { ItemsView } from './ItemsView';
 import { LlmsView } from './LlmsView';
+import { PsychometricsView } from './psych/PsychometricsView';
 
 // Memoised: starting a load or fit changes `busy`, which must not re-render a
 // view (an items table of hundreds of rows is a long main-thread task).
@@ -19,12 +20,14 @@ const Items = memo(ItemsView);
 const Information = memo(InformationView);
 const Distractors = memo(DistractorsView);
 const Llms = memo(LlmsView);
+const Psychometrics = memo(PsychometricsView);
 
 const TABS = [
   { id: 'items', label: 'Items' },
   { id: 'information', label: 'Information' },
   { id: 'distractors', label: 'Distractors' },
   { id: 'llms', label: 'LLMs' },
+  { id: 'psychometrics', label: 'Psychometrics' },
   { id: 'evaluate', label: 'Evaluate' },
   { id: 'bank', label: 'Bank & CAT' },
 ];
@@ -62,6 +65,7 @@ export function Results({
       {tab === 'information' && <Information {...props} />}
       {tab === 'distractors' && <Distractors {...props} />}
       {tab === 'llms' && <Llms {...props} llm={llm} onLlm={setLlm} />}
+      {tab === 'psychometrics' && <Psychometrics fit={fit} ds={ds} />}
       {tab === 'evaluate' && <EvaluateView fit={fit} ds={ds} fits={fits} busy={busy} />}
       {tab === 'bank' && <BankView fit={fit} ds={ds} />}
     </Tabs>

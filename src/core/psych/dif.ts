@@ -4,7 +4,10 @@
  *
  * Matching: LLMs are stratified by their number correct (on complete data;
  * with missing cells, by share correct × items rounded), the studied item
- * included, with one purification step (Holland & Thayer, 1988): items
+ * included (thin matching). With fewer than THIN_MATCHING_MIN LLMs, thin
+ * strata hold one LLM each and carry no information, so the scores are
+ * pooled into ⌊J/6⌋ bands of equal count (ties kept together; thick
+ * matching). One purification step (Holland & Thayer, 1988): items
  * flagged in a first pass leave the matching score of the others, so that a
  * few DIF items do not bias the matching against the rest. Per stratum: A, B (reference right, wrong), C, D (focal right,
  * wrong). α_MH = Σ(AD/N) / Σ(BC/N), Δ_MH = −2.35 ln α_MH (ETS delta scale;
@@ -41,6 +44,23 @@ export interface MhRow {
   p: number;
   ets: EtsClass;
   flag: boolean;
+}
+
+/** Thin matching (one stratum per score) from this many LLMs; bands of ~6 LLMs below. */
+export const THIN_MATCHING_MIN = 200;
+
+/** Equal-count bands of the scores (−1 stays −1), ties in one band. */
+function bands(score: Int32Array, B: number): Int32Array {
+  const idx = Array.from(score, (_, j) => j).filter((j) => score[j] >= 0);
+  idx.sort((a, b) => score[a] - score[b]);
+  const out = new Int32Array(score.length).fill(-1);
+  let band = 0;
+  idx.forEach((j, r) => {
+    const prev = r > 0 ? idx[r - 1] : -1;
+    if (prev >= 0 && score[j] !== score[prev]) band = Math.floor((r * B) / idx.length);
+    out[j] = band;
+  });
+  return out;
 }
 
 /** Per LLM, number correct and number observed over the anchor items. */
@@ -125,9 +145,11 @@ function mhPass(
     const cnt = new Float64Array(nStrata * 4);
     for (let i = 0; i < I; i++) {
       cnt.fill(0);
+      let strata = Int32Array.from({ length: J }, (_, j) => stratumOf(sums, y, I, anchor, j, i));
+      if (J < THIN_MATCHING_MIN) strata = bands(strata, Math.max(1, Math.floor(J / 6)));
       for (let j = 0; j < J; j++) {
         const v = y[j * I + i];
-        const st = stratumOf(sums, y, I, anchor, j, i);
+        const st = strata[j];
         if (side[j] < 0 || st < 0 || Number.isNaN(v)) continue;
         cnt[st * 4 + side[j] * 2 + (v ? 0 : 1)]++;
       }
