@@ -5,6 +5,11 @@
 import type { DatasetBuilder } from './builder.ts';
 import type { StreamOptions } from './csv.ts';
 import type { DocFormat } from './detect.ts';
+import { isRec } from './harnessDoc.ts';
+import { readHelm } from './helm.ts';
+import { readInspect, readInspectEval } from './inspect.ts';
+import { readOpenCompass } from './opencompass.ts';
+import { readParquet } from './parquet.ts';
 import type { AnyFormat, PlannedFile } from './plan.ts';
 import { DataError } from './types.ts';
 
@@ -22,13 +27,44 @@ export function isDocFormat(f: AnyFormat): f is WholeFormat {
   );
 }
 
+/** The whole content, reporting progress as it arrives. */
+async function readAll(f: PlannedFile, stream: StreamOptions): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let got = 0;
+  for await (const b of f.bytes()) {
+    stream.signal?.throwIfAborted();
+    parts.push(b);
+    got += b.length;
+    stream.onProgress?.(Math.min(got, f.src.size), 0);
+  }
+  const all = new Uint8Array(got);
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return all;
+}
+
 /** Reads one whole-document file into the builder; returns the records read. */
 export async function readDocument(
   f: PlannedFile & { format: WholeFormat },
   builder: DatasetBuilder,
   stream: StreamOptions,
 ): Promise<number> {
-  stream.signal?.throwIfAborted();
-  void builder;
-  throw new DataError(`${f.format} files are not read yet`, f.src.name);
+  const name = f.src.name;
+  const bytes = await readAll(f, stream);
+  if (f.format === 'parquet') return readParquet(name, bytes, f.model, builder);
+  if (f.format === 'inspect-eval') return readInspectEval(name, bytes, builder);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(new TextDecoder().decode(bytes));
+  } catch (e) {
+    throw new DataError(`invalid JSON: ${(e as Error).message}`, name);
+  }
+  if (!isRec(doc)) throw new DataError('not a JSON object', name);
+  if (f.format === 'helm') return readHelm(name, doc, builder);
+  if (f.format === 'opencompass') return readOpenCompass(name, doc, f.model, builder);
+  const samples = Array.isArray(doc.samples) ? doc.samples : [];
+  return readInspect(name, doc, samples, builder);
 }

@@ -9,7 +9,7 @@ import { isRec } from './harnessDoc.ts';
 import type { LoadWarning } from './types.ts';
 
 const STAMP = /^(.+)_(\d{4}-\d{2}-\d{2}T[\d:.-]+)$/;
-const LOG_EXT = /\.jsonl(\.gz)?$/i;
+const LOG_EXT = /\.(jsonl(\.gz)?|parquet)$/i;
 
 const baseName = (file: string) => file.split(/[\\/]/).pop() ?? file;
 

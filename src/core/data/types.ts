@@ -55,7 +55,16 @@ export type ValueKind = 'prob' | 'weight' | 'logprob';
 
 export interface SourceInfo {
   file: string;
-  format: 'wide' | 'long' | 'harness' | 'items';
+  format:
+    | 'wide'
+    | 'long'
+    | 'harness'
+    | 'items'
+    | 'lighteval'
+    | 'meta-evals'
+    | 'inspect'
+    | 'helm'
+    | 'opencompass';
   valueKind?: ValueKind;
   /** Why valueKind was chosen ('column prefix p_', 'override', 'all values <= 0', ...). */
   valueKindReason?: string;

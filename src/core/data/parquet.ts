@@ -1,0 +1,205 @@
+/**
+ * Per-sample Parquet details, read with hyparquet:
+ *
+ * - lighteval / Open LLM Leaderboard v1 (`details_<task>_<datetime>.parquet`):
+ *   `example`, `choices`, `gold_index` (or `gold`) and `predictions`, one
+ *   log-likelihood per choice. In lighteval 0.7 every column is a string of
+ *   Python literal text (`"[(-0.0009, True), …]"`); from 0.11 they are nested
+ *   values. There is no model or item column: the model is the folder, the item
+ *   a hash of the example and choices.
+ * - Meta's published eval details: `input_question`, `input_choice_list`,
+ *   `input_correct_responses`, `output_choice_negative_log_likelihoods`
+ *   (`raw` and normalised; the raw values are negated to log-likelihoods).
+ * - lm-evaluation-harness details served as Parquet (`doc_id`, `filtered_resps`):
+ *   each row goes through the harness reader.
+ */
+import { parquetReadObjects } from 'hyparquet';
+import type { DatasetBuilder } from './builder.ts';
+import { createHarnessParser } from './harness.ts';
+import { stableHash } from './harnessDoc.ts';
+import { parentBenchmark } from './harnessRuns.ts';
+import { pyValue } from './pyLiteral.ts';
+import { RecordSink } from './records.ts';
+import { labelIndex } from './values.ts';
+import { DataError } from './types.ts';
+
+type Row = Record<string, unknown>;
+
+/** Task and benchmark from `details_<suite>|<task>|<shots>_<datetime>.parquet`. */
+export function lightevalTask(file: string): { task: string; benchmark: string } {
+  const base = (file.split(/[\\/]/).pop() ?? file).replace(/\.parquet$/i, '');
+  const stem = base.replace(/^details_/, '').replace(/_\d{4}-\d{2}-\d{2}T[\d:.-]+$/, '');
+  const parts = stem.split('|');
+  const task = parts.length >= 2 ? parts[1] : stem;
+  const family = task.split(':')[0];
+  const benchmark = /^hendrycksTest-/.test(task) ? 'mmlu' : family;
+  return { task, benchmark };
+}
+
+const first = (v: unknown): unknown => (Array.isArray(v) ? first(v[0]) : v);
+const num = (v: unknown): number =>
+  typeof v === 'number'
+    ? v
+    : typeof v === 'bigint' || (typeof v === 'string' && v.trim() !== '')
+      ? Number(v)
+      : NaN;
+
+/** Reads one Parquet file of any of the three kinds. */
+export async function readParquet(
+  file: string,
+  bytes: Uint8Array,
+  model: string | undefined,
+  builder: DatasetBuilder,
+): Promise<number> {
+  const buf = new Uint8Array(bytes).buffer;
+  const asyncBuf = {
+    byteLength: buf.byteLength,
+    slice: (s: number, e?: number) => buf.slice(s, e),
+  };
+  let rows: Row[];
+  try {
+    rows = (await parquetReadObjects({ file: asyncBuf })) as Row[];
+  } catch (e) {
+    throw new DataError(`not a readable Parquet file: ${(e as Error).message}`, file);
+  }
+  const cols = new Set(rows.length ? Object.keys(rows[0]) : []);
+  if (cols.has('filtered_resps') || (cols.has('doc_id') && cols.has('resps')))
+    return harnessRows(file, rows, model, builder);
+  if (!model)
+    throw new DataError(
+      'cannot tell which model these details belong to',
+      file,
+      undefined,
+      undefined,
+      'the file inside a folder named after the model',
+    );
+  if (cols.has('output_choice_negative_log_likelihoods'))
+    return metaRows(file, rows, model, builder);
+  if (cols.has('predictions') && (cols.has('gold_index') || cols.has('gold')))
+    return lightevalRows(file, rows, model, builder);
+  throw new DataError(
+    `unrecognised Parquet columns: ${[...cols].slice(0, 12).join(', ')}`,
+    file,
+    undefined,
+    undefined,
+    'lighteval details (predictions, gold_index), Meta eval details ' +
+      '(output_choice_negative_log_likelihoods) or harness samples (filtered_resps)',
+  );
+}
+
+function lightevalRows(file: string, rows: Row[], model: string, builder: DatasetBuilder): number {
+  const sink = new RecordSink(file, 'lighteval', builder);
+  const { task, benchmark } = lightevalTask(file);
+  const parse = (r: number, field: string, v: unknown) => {
+    try {
+      return pyValue(v);
+    } catch (e) {
+      throw sink.error(r, field, `cannot read ${field}: ${(e as Error).message}`);
+    }
+  };
+  rows.forEach((row, n) => {
+    const r = n + 1;
+    const preds = parse(r, 'predictions', row.predictions);
+    if (!Array.isArray(preds))
+      throw sink.error(r, 'predictions', 'not a list', 'one log-likelihood per choice');
+    const values = preds.map((p) => num(first(p)));
+    if (values.some(Number.isNaN)) {
+      sink.drop('generative records (predictions without log-likelihoods)');
+      return;
+    }
+    const choices = parse(r, 'choices', row.choices);
+    const options = Array.isArray(choices) ? choices.map((c) => String(c).trim()) : undefined;
+    const goldField = 'gold_index' in row ? 'gold_index' : 'gold';
+    const key = num(first(parse(r, goldField, row[goldField])));
+    if (!(key >= 0 && key < values.length))
+      throw sink.error(r, goldField, `${String(row[goldField])} is not a choice index`);
+    const example = typeof row.example === 'string' ? row.example : String(row.full_prompt ?? '');
+    const item = `${task}/q${stableHash([example, ...(options ?? [])].join('\u0000'))}`;
+    sink.add(
+      { model, item, benchmark, subtask: task, key, values, question: example, options },
+      r,
+      'predictions',
+      'logprob',
+    );
+  });
+  sink.finish(
+    'logprob',
+    'lighteval predictions (log-likelihood per choice), softmax',
+    `task ${task}`,
+  );
+  return rows.length;
+}
+
+/** The keyed index from `input_correct_responses` (a label, "Answer: B", or a choice text). */
+function metaKey(resp: unknown, labels: string[], texts: string[]): number {
+  const s = String(first(resp) ?? '').trim();
+  const bare = s
+    .replace(/^(the )?(correct )?answer( is)?:?\s*/i, '')
+    .replace(/[.)]$/, '')
+    .trim();
+  let k = labels.indexOf(bare);
+  if (k < 0 && bare.length === 1) k = labelIndex(bare);
+  if (k < 0) k = texts.findIndex((t) => t.trim() === s || t.trim() === bare);
+  return k;
+}
+
+function metaRows(file: string, rows: Row[], model: string, builder: DatasetBuilder): number {
+  const sink = new RecordSink(file, 'meta-evals', builder);
+  rows.forEach((row, n) => {
+    const r = n + 1;
+    const rawList = pyValue(row.input_choice_list);
+    const labels = Array.isArray(rawList)
+      ? rawList.map((_, k) => String.fromCharCode(65 + k))
+      : Object.keys((rawList as Row) ?? {});
+    const texts = Array.isArray(rawList)
+      ? rawList.map(String)
+      : labels.map((l) => String((rawList as Row)[l]));
+    const nll = pyValue(row.output_choice_negative_log_likelihoods) as Row | unknown[] | null;
+    const raw = Array.isArray(nll) ? nll : (nll as Row | null)?.raw;
+    if (!Array.isArray(raw))
+      throw sink.error(r, 'output_choice_negative_log_likelihoods', 'no raw list', '{raw: [...]}');
+    const key = metaKey(pyValue(row.input_correct_responses), labels, texts);
+    if (key < 0)
+      throw sink.error(r, 'input_correct_responses', 'the correct response is none of the choices');
+    const question = String(row.input_question ?? '');
+    const task = String(row.task_name ?? row.benchmark_label ?? 'meta');
+    const hash = typeof row.input_question_hash === 'string' ? row.input_question_hash : null;
+    const item = `${task}/${hash ?? `q${stableHash([question, ...texts].join('\u0000'))}`}`;
+    const subtask = typeof row.subtask_name === 'string' ? row.subtask_name : undefined;
+    sink.add(
+      {
+        model,
+        item,
+        benchmark: parentBenchmark(task),
+        subtask,
+        key,
+        values: raw.map((v) => -num(v)),
+        question,
+        options: texts,
+      },
+      r,
+      'output_choice_negative_log_likelihoods',
+      'logprob',
+    );
+  });
+  sink.finish(
+    'logprob',
+    'Meta eval details: raw negative log-likelihoods negated (the normalised ones are not used), softmax',
+    'raw NLLs',
+  );
+  return rows.length;
+}
+
+function harnessRows(
+  file: string,
+  rows: Row[],
+  model: string | undefined,
+  builder: DatasetBuilder,
+): number {
+  if (!model) throw new DataError('cannot tell which model this harness log belongs to', file);
+  const parser = createHarnessParser(file, builder, { model });
+  for (const row of rows)
+    parser.push(`${JSON.stringify(row, (_, v) => (typeof v === 'bigint' ? Number(v) : v))}\n`);
+  parser.finish();
+  return rows.length;
+}
