@@ -70,7 +70,7 @@ export function LoadPanel({ loading, onFiles, onDemo, onCancel }: LoadPanelProps
           className="sr-only"
           type="file"
           multiple
-          accept=".csv,.jsonl,.json,.txt"
+          accept=".csv,.jsonl,.json,.txt,.gz,.parquet,.eval"
           aria-label="Data files"
           data-testid="file-input"
           tabIndex={-1}

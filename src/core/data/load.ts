@@ -25,6 +25,11 @@ export interface LoadInput {
   blob?: Blob;
   /** Model name for a harness log (default: its folder name). */
   model?: string;
+  /**
+   * Skip the file with a note when it is no format the loader reads; default:
+   * true for non-CSV files inside a folder (a dropped or picked folder).
+   */
+  optional?: boolean;
 }
 
 /** Options for `loadDataset` and `loadDatasetFromPaths`. */
@@ -117,9 +122,15 @@ async function* blobSlices(blob: Blob, chunk: number): AsyncGenerator<Uint8Array
 export function loadDataset(files: LoadInput[], opts: LoadOptions = {}): Promise<Dataset> {
   const chunk = opts.chunkSize ?? DEFAULT_CHUNK;
   const sources = files.map((f) => {
-    if (f.text !== undefined) return textSource(f.name, f.text, chunk, f.model);
-    if (f.blob) return blobSource(f.name, f.blob, chunk, f.model);
-    throw new DataError('no text or blob given', f.name);
+    const src =
+      f.text !== undefined
+        ? textSource(f.name, f.text, chunk, f.model)
+        : f.blob
+          ? blobSource(f.name, f.blob, chunk, f.model)
+          : null;
+    if (!src) throw new DataError('no text or blob given', f.name);
+    src.optional = f.optional ?? (/[\\/]/.test(f.name) && !/\.csv$/i.test(f.name));
+    return src;
   });
   return loadSources(sources, opts);
 }
