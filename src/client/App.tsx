@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { DEFAULT_SETTINGS, type FitSettings } from '../core/fit/types';
+import { ConvergenceBanner } from './components/ConvergenceBanner';
 import { FitList } from './components/FitList';
+import { estimateFitSeconds } from './fitEstimate';
 import { FitPanel } from './components/FitPanel';
 import { LoadPanel } from './components/LoadPanel';
 import { Messages } from './components/Messages';
@@ -65,6 +67,13 @@ export function App() {
         </aside>
         <main className="results">
           <Messages error={state.error} notice={state.notice} onDismiss={wb.dismiss} />
+          {shown && data && (
+            <ConvergenceBanner
+              entry={shown}
+              busy={state.phase === 'loading' || state.phase === 'fitting'}
+              onContinue={() => void wb.continueFit(shown)}
+            />
+          )}
           {shown && data ? (
             <Results
               fit={shown.fit}
@@ -77,7 +86,20 @@ export function App() {
               {state.phase === 'loading' || state.phase === 'fitting' ? (
                 <p>Working… the results appear here.</p>
               ) : data ? (
-                <p>Data loaded. Choose a model and press Fit to see curves.</p>
+                <div className="fit-offer" data-testid="fit-offer">
+                  <p>
+                    Data loaded: {data.dataset.J} LLMs × {data.dataset.I} items. A default fit
+                    should take about {Math.ceil(estimateFitSeconds(data.dataset))} s here.
+                  </p>
+                  <button
+                    type="button"
+                    className="primary"
+                    onClick={() => void wb.fit(settings)}
+                    disabled={!!state.running}
+                  >
+                    Fit {settings.model}
+                  </button>
+                </div>
               ) : (
                 <p>Load data (or the demo) to start.</p>
               )}

@@ -15,7 +15,10 @@ export function fmtSeconds(s: number): string {
 }
 
 export function fmtPercent(x: number, digits = 1): string {
-  return Number.isFinite(x) ? `${(x * 100).toFixed(digits)}%` : '—';
+  if (!Number.isFinite(x)) return '—';
+  const t = (x * 100).toFixed(digits);
+  // A tiny negative (round-off in a leakage of 1 − Σp) must not print as "-0.00%".
+  return `${/^-0\.?0*$/.test(t) ? t.slice(1) : t}%`;
 }
 
 /** Seconds left at the current rate, or NaN before there is a rate. */

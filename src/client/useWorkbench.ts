@@ -3,12 +3,15 @@
  * bridge and the reducer. One task runs at a time: starting one cancels the last.
  */
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
+import type { Dataset } from '../core/data/types';
 import type { FitSettings } from '../core/fit/types';
 import type { DeviceLoss, FitCheckpointRecord, ResumeFrom } from '../shared/checkpoint';
 import type { LoadOptions, LoadSource } from '../shared/protocol';
 import { getBridge } from './bridge';
 import type { NamedFile } from './dropped';
+import { freeVectorFromFit } from '../core/fit/warmstart';
 import { alignFit, looksLikeFitJson, parseFitJson } from './fitio';
+import { AUTO_FIT_SECONDS, estimateFitSeconds } from './fitEstimate';
 import { initialState, reducer, type AppState, type FitEntry, type LoadedData } from './state';
 import { TaskRunner, type TaskContext, type TaskEvent } from './tasks';
 
@@ -21,6 +24,8 @@ export interface Workbench {
   loadDemo(): Promise<void>;
   /** Fits; with `resume`, warm-starts from a checkpoint instead of the documented start. */
   fit(settings: FitSettings, resume?: ResumeFrom): Promise<void>;
+  /** Continues a fit that stopped before converging, from its own parameters and settings. */
+  continueFit(entry: FitEntry): Promise<void>;
   /** Shows a saved session's data and fits, and hands the data to the worker. */
   restore(data: LoadedData, fits: Pick<FitEntry, 'label' | 'origin' | 'fit'>[]): Promise<void>;
   /** Back to the empty state, with a notice. */
@@ -96,7 +101,7 @@ export function useWorkbench(
       sources: LoadSource[],
       fitFiles: { name: string; text: string }[],
       opts: LoadOptions,
-    ): Promise<boolean> => {
+    ): Promise<Dataset | null | false> => {
       let ds = latest.current.data?.dataset ?? null;
       if (sources.length) {
         ctx.failAs('Could not load the data');
@@ -118,7 +123,7 @@ export function useWorkbench(
         const fit = alignFit(parseFitJson(f.text, f.name), ds, f.name);
         dispatch({ type: 'fitDone', fit, origin: 'import', label: `${f.name} (${fit.model})` });
       }
-      return true;
+      return ds;
     },
     [],
   );
@@ -138,9 +143,14 @@ export function useWorkbench(
         }
         sources.push({ name, blob: file });
       }
-      await task('Could not load the data', (ctx) => loadIn(ctx, sources, fitFiles, opts));
+      await task('Could not load the data', async (ctx) => {
+        const ds = await loadIn(ctx, sources, fitFiles, opts);
+        // New data and no fit with it: fit the default model at once when that is quick.
+        if (sources.length && !fitFiles.length && ds && estimateFitSeconds(ds) <= AUTO_FIT_SECONDS)
+          await fitIn(ctx, settingsForDemo);
+      });
     },
-    [task, loadIn],
+    [task, loadIn, fitIn, settingsForDemo],
   );
 
   const loadDemo = useCallback(async () => {
@@ -155,6 +165,16 @@ export function useWorkbench(
     (settings: FitSettings, resume?: ResumeFrom) =>
       task('The fit failed', (ctx) => fitIn(ctx, settings, resume)),
     [task, fitIn],
+  );
+
+  const continueFit = useCallback(
+    async (entry: FitEntry) => {
+      const ds = latest.current.data?.dataset;
+      if (!ds) return;
+      const x = freeVectorFromFit(entry.fit, ds);
+      await runFit({ ...entry.fit.settings }, { x, step: entry.fit.steps });
+    },
+    [runFit],
   );
 
   const cancel = useCallback(() => runner.cancel('main'), [runner]);
@@ -184,6 +204,7 @@ export function useWorkbench(
       loadFiles,
       loadDemo,
       fit: runFit,
+      continueFit,
       restore,
       reset,
       cancel,
@@ -191,6 +212,6 @@ export function useWorkbench(
       removeFit: (id: number) => dispatch({ type: 'removeFit', id }),
       dismiss: () => dispatch({ type: 'dismiss' }),
     }),
-    [state, loadFiles, loadDemo, runFit, restore, reset, cancel],
+    [state, loadFiles, loadDemo, runFit, continueFit, restore, reset, cancel],
   );
 }

@@ -130,15 +130,17 @@ export function FitPanel({
           />
         </Field>
       </div>
-      <div className="row">
-        <button type="button" className="primary" onClick={onFit} disabled={!canFit}>
-          Fit
-        </button>
-        <button type="button" onClick={onCancel} disabled={!running}>
-          Cancel
-        </button>
+      <div className="fit-actions" data-testid="fit-actions">
+        <div className="row">
+          <button type="button" className="primary" onClick={onFit} disabled={!canFit}>
+            Fit
+          </button>
+          <button type="button" onClick={onCancel} disabled={!running}>
+            Cancel
+          </button>
+        </div>
+        {running && <FitProgressView running={running} />}
       </div>
-      {running && <FitProgressView running={running} />}
     </section>
   );
 }

@@ -71,20 +71,49 @@ export function SummaryPanel({ data }: { data: LoadedData }) {
           ))}
         </ul>
       </details>
-      {ds.warnings.length > 0 && (
-        <div className="warnings" role="status">
-          <h3>Warnings</h3>
-          <ul className="plain small">
-            {ds.warnings.map((w, n) => (
-              <li key={n}>
-                <strong>{w.code}</strong> {w.file}
-                {w.line !== undefined ? `, line ${w.line}` : ''}: {w.message}
-                {w.count ? ` (${w.count}×)` : ''}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      {ds.warnings.length > 0 && <WarningGroups warnings={ds.warnings} />}
     </section>
+  );
+}
+
+type Warning = LoadedData['dataset']['warnings'][number];
+
+/**
+ * Warnings grouped by kind: one line per kind with how many files and cells it
+ * covers and its first message; every warning is one click away.
+ */
+function WarningGroups({ warnings }: { warnings: Warning[] }) {
+  const groups = new Map<string, Warning[]>();
+  for (const w of warnings) groups.set(w.code, [...(groups.get(w.code) ?? []), w]);
+  return (
+    <div className="warnings" role="status" data-testid="warnings">
+      <h3>Warnings</h3>
+      <ul className="plain small">
+        {[...groups].map(([code, ws]) => {
+          const cells = ws.reduce((n, w) => n + (w.count ?? 1), 0);
+          const files = new Set(ws.map((w) => w.file)).size;
+          return (
+            <li key={code} data-testid="warning-group" data-code={code}>
+              <strong>{code}</strong> ×{cells.toLocaleString()}
+              {files > 1 ? ` in ${files} files` : ''}: {ws[0].message}
+              {ws.length > 1 && (
+                <details>
+                  <summary>Show all {ws.length}</summary>
+                  <ul className="plain">
+                    {ws.map((w, n) => (
+                      <li key={n}>
+                        {w.file}
+                        {w.line !== undefined ? `, line ${w.line}` : ''}: {w.message}
+                        {w.count ? ` (${w.count}×)` : ''}
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
   );
 }

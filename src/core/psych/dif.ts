@@ -145,7 +145,9 @@ function mhPass(
     const cnt = new Float64Array(nStrata * 4);
     for (let i = 0; i < I; i++) {
       cnt.fill(0);
-      let strata = Int32Array.from({ length: J }, (_, j) => stratumOf(sums, y, I, anchor, j, i));
+      let strata: Int32Array = Int32Array.from({ length: J }, (_, j) =>
+        stratumOf(sums, y, I, anchor, j, i),
+      );
       if (J < THIN_MATCHING_MIN) strata = bands(strata, Math.max(1, Math.floor(J / 6)));
       for (let j = 0; j < J; j++) {
         const v = y[j * I + i];
