@@ -12,10 +12,13 @@ export async function waitState(page: Page, state: string, timeout = 45_000): Pr
   await expect(page.locator(`.app[data-state="${state}"]`)).toBeVisible({ timeout });
 }
 
-/** Opens the app without the demo (`?nodemo`) or with it, fitted. */
+/**
+ * Opens the app without the demo (`?nodemo`, and `?noautofit` so that loading
+ * files stops at the loaded state) or with it, fitted.
+ */
 export async function open(page: Page, withDemo = false): Promise<void> {
   page.on('pageerror', (e) => console.log(`pageerror: ${e.message}`));
-  await page.goto(withDemo ? '/' : '/?nodemo');
+  await page.goto(withDemo ? '/' : '/?nodemo&noautofit');
   await waitState(page, withDemo ? 'fitted' : 'empty');
 }
 

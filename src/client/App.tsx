@@ -14,11 +14,13 @@ import { Results } from './views/Results';
 
 /** `?nodemo` starts empty: no demo, and no saved session restored (a clean slate for tests). */
 const startWithDemo = () => !new URLSearchParams(window.location.search).has('nodemo');
+/** `?noautofit` loads without fitting (tests that look at the loaded state use it). */
+const autoFit = () => !new URLSearchParams(window.location.search).has('noautofit');
 
 export function App() {
   const [settings, setSettings] = useState<FitSettings>(DEFAULT_SETTINGS);
   const sink = useCheckpointSink();
-  const wb = useWorkbench(DEFAULT_SETTINGS, sink.onCheckpoint);
+  const wb = useWorkbench(DEFAULT_SETTINGS, sink.onCheckpoint, autoFit());
   const session = useSession(wb, sink, setSettings, startWithDemo());
   const { state, loadDemo } = wb;
 

@@ -39,6 +39,8 @@ export interface Workbench {
 export function useWorkbench(
   settingsForDemo: FitSettings,
   onCheckpoint?: (c: FitCheckpointRecord) => void,
+  /** Fit the default model right after a load when that is quick (off for tests: `?noautofit`). */
+  autoFit = true,
 ): Workbench {
   const [state, dispatch] = useReducer(reducer, initialState);
   const checkpointTo = useRef(onCheckpoint);
@@ -146,11 +148,11 @@ export function useWorkbench(
       await task('Could not load the data', async (ctx) => {
         const ds = await loadIn(ctx, sources, fitFiles, opts);
         // New data and no fit with it: fit the default model at once when that is quick.
-        if (sources.length && !fitFiles.length && ds && estimateFitSeconds(ds) <= AUTO_FIT_SECONDS)
-          await fitIn(ctx, settingsForDemo);
+        if (autoFit && sources.length && !fitFiles.length && ds)
+          if (estimateFitSeconds(ds) <= AUTO_FIT_SECONDS) await fitIn(ctx, settingsForDemo);
       });
     },
-    [task, loadIn, fitIn, settingsForDemo],
+    [task, loadIn, fitIn, settingsForDemo, autoFit],
   );
 
   const loadDemo = useCallback(async () => {
