@@ -9,7 +9,7 @@ test.describe('views of the fitted demo', () => {
     page,
   }) => {
     const table = page.locator('.items-view .data-table').first();
-    await expect(table).toContainText('345 of 345');
+    await expect(table).toContainText('300 of 345 shown');
     await table.getByRole('searchbox').fill('NAEP-E4073');
     await expect(table).toContainText('1 of 345');
     await table.getByRole('searchbox').fill('');
@@ -27,6 +27,20 @@ test.describe('views of the fitted demo', () => {
     const second = await detail.locator('h3').first().textContent();
     await page.keyboard.press('ArrowUp');
     await expect(detail.locator('h3').first()).not.toHaveText(second ?? '');
+    // Home jumps to the first row, End to the last (beyond the first page), PageDown 20 on.
+    await page.keyboard.press('Home');
+    const firstRow = await table.locator('tbody tr').first().locator('td').first().textContent();
+    await expect(detail.locator('h3').first()).toContainText(firstRow ?? '');
+    const top = await detail.locator('h3').first().textContent();
+    await page.keyboard.press('End');
+    await expect(detail.locator('h3').first()).not.toHaveText(top ?? '');
+    await expect(table.locator('tbody tr')).toHaveCount(345);
+    await page.keyboard.press('Home');
+    await expect(detail.locator('h3').first()).toHaveText(top ?? '');
+    await page.keyboard.press('PageDown');
+    await expect(detail.locator('h3').first()).not.toHaveText(top ?? '');
+    await page.keyboard.press('PageUp');
+    await expect(detail.locator('h3').first()).toHaveText(top ?? '');
 
     const icc = chartStartingWith(page, 'icc-');
     await expect(icc.locator('path.trace')).toHaveCount(4);

@@ -32,6 +32,16 @@ export interface DataTableProps<T> {
 export const fmtNum = (v: number, d = 3) => (Number.isFinite(v) ? v.toFixed(d) : '—');
 
 /** A sortable, searchable table with CSV export; Up/Down move the selection. */
+/** Row moves by key: a step, a page (20 rows) or an end of the table. */
+const ROW_KEYS: Record<string, number | 'first' | 'last' | undefined> = {
+  ArrowDown: 1,
+  ArrowUp: -1,
+  PageDown: 20,
+  PageUp: -20,
+  Home: 'first',
+  End: 'last',
+};
+
 export function DataTable<T>(p: DataTableProps<T>) {
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState(p.initialSort ?? null);
@@ -71,10 +81,13 @@ export function DataTable<T>(p: DataTableProps<T>) {
   };
 
   const onKey = (e: React.KeyboardEvent) => {
-    if (!p.onSelect || (e.key !== 'ArrowDown' && e.key !== 'ArrowUp')) return;
+    const move = ROW_KEYS[e.key];
+    if (!p.onSelect || move === undefined) return;
     e.preventDefault();
     const at = shown.findIndex((r) => p.rowKey(r) === p.selected);
-    const next = Math.min(shown.length - 1, Math.max(0, at + (e.key === 'ArrowDown' ? 1 : -1)));
+    const target =
+      move === 'first' ? 0 : move === 'last' ? shown.length - 1 : Math.max(0, at) + move;
+    const next = Math.min(shown.length - 1, Math.max(0, target));
     if (shown[next]) {
       p.onSelect(shown[next]);
       if (next >= limit) setLimit(next + 1);
@@ -97,8 +110,9 @@ export function DataTable<T>(p: DataTableProps<T>) {
             onChange={(e) => setQuery(e.target.value)}
           />
         )}
-        <span className="muted">
-          {shown.length} of {p.rows.length}
+        <span className="muted" data-testid="table-count">
+          {Math.min(shown.length, limit)} of {p.rows.length} shown
+          {shown.length < p.rows.length ? ` (${shown.length} match)` : ''}
         </span>
         <button type="button" className="small" onClick={exportCsv}>
           CSV
@@ -108,7 +122,7 @@ export function DataTable<T>(p: DataTableProps<T>) {
         className="table-scroll"
         tabIndex={0}
         role="region"
-        aria-label={`${p.caption}${p.onSelect ? ' (Up/Down to step through rows)' : ''}`}
+        aria-label={`${p.caption}${p.onSelect ? ' (Up/Down, PageUp/PageDown, Home/End to move through rows)' : ''}`}
         onKeyDown={onKey}
       >
         <table>

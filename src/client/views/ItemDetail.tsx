@@ -57,7 +57,7 @@ export function ItemDetail({ fit, ds, item }: ViewProps) {
       </h3>
       {text && (
         <div className="item-text">
-          <p>{text.question || <em>(no question text)</em>}</p>
+          <p className="question-text">{text.question || <em>(no question text)</em>}</p>
           <ol className="options" type="A">
             {text.options.slice(0, it.nOptions).map((o, k) => (
               <li key={k} className={k === ds.key[item] ? 'key' : undefined}>
