@@ -26,3 +26,21 @@ test('"Load demo" shows curves within seconds', async ({ page }) => {
   test.info().annotations.push({ type: 'load-demo-to-curves-ms', description: String(ms) });
   await waitState(page, 'fitted');
 });
+
+test('the first visit says what the demo is (dismissible), and eq. 10 opens the model summary', async ({
+  page,
+}) => {
+  await open(page, true);
+  const guide = page.getByTestId('demo-guide');
+  await expect(guide).toContainText('18 instruction-tuned LLMs');
+  await expect(guide).toContainText('345 NAEP');
+  await expect(page.getByTestId('view-guide')).toContainText('reference LLM');
+  await page.getByRole('link', { name: 'eq. 10' }).click();
+  await expect(page.getByTestId('model-summary')).toHaveAttribute('open', '');
+  await expect(page.locator('#eq-10')).toBeInViewport();
+  await guide.getByRole('button', { name: 'Got it' }).click();
+  await expect(guide).toHaveCount(0);
+  await page.reload();
+  await waitState(page, 'fitted');
+  await expect(page.getByTestId('demo-guide')).toHaveCount(0);
+});

@@ -9,7 +9,9 @@ import { Messages } from './components/Messages';
 import { SummaryPanel } from './components/SummaryPanel';
 import { SessionPanel } from './persist/SessionPanel';
 import { useCheckpointSink, useSession } from './persist/useSession';
-import { useWorkbench } from './useWorkbench';
+import { DEMO_FILES, useWorkbench } from './useWorkbench';
+import { DemoGuide } from './guide/DemoGuide';
+import { ModelSummary } from './guide/ModelSummary';
 import { Results } from './views/Results';
 
 /** `?nodemo` starts empty: no demo, and no saved session restored (a clean slate for tests). */
@@ -68,6 +70,13 @@ export function App() {
           )}
         </aside>
         <main className="results">
+          {data && (
+            <DemoGuide
+              isDemo={DEMO_FILES.every((f) => data.files.includes(f))}
+              J={data.dataset.J}
+              I={data.dataset.I}
+            />
+          )}
           <Messages error={state.error} notice={state.notice} onDismiss={wb.dismiss} />
           {shown && data && (
             <ConvergenceBanner
@@ -107,6 +116,7 @@ export function App() {
               )}
             </div>
           )}
+          <ModelSummary />
         </main>
       </div>
     </div>

@@ -1,3 +1,4 @@
+import { openEquation } from '../guide/ModelSummary';
 import { useMemo, useState } from 'react';
 import { DataTable, type Column } from '../components/DataTable';
 import { fmtPercent } from '../format';
@@ -74,7 +75,23 @@ export function ItemsView(props: ViewProps & { derived: Derived; flags: FlagInde
       <ItemFlagList item={itemId} flags={flags.byItem.get(itemId) ?? []} />
       <p className="muted small">
         Mean info = I_binary + I_wrong averaged over the fitted θ of the LLMs
-        {derived.binary ? '.' : `; b̃ is the paper's difficulty index (eq. 10).`}
+        {derived.binary ? (
+          '.'
+        ) : (
+          <>
+            ; b̃ is the paper&apos;s difficulty index (
+            <a
+              href="#eq-10"
+              onClick={(e) => {
+                e.preventDefault();
+                openEquation('eq-10');
+              }}
+            >
+              eq. 10
+            </a>
+            ).
+          </>
+        )}
       </p>
     </div>
   );

@@ -2,6 +2,7 @@ import { memo, useMemo, useState } from 'react';
 import type { Dataset } from '../../core/data/types';
 import type { FitJson } from '../../core/fit/types';
 import { Tabs } from '../components/Tabs';
+import { ViewGuide } from '../guide/ViewGuide';
 import { useDerived } from '../useDerived';
 import { indexFlags } from './bank/flags';
 import type { FitEntry } from '../state';
@@ -61,6 +62,7 @@ export function Results({
   const props = { fit, ds, item, onItem: setItem, derived: ready.derived };
   return (
     <Tabs tabs={TABS} active={tab} onChange={setTab} label="Views">
+      <ViewGuide tab={tab} />
       {tab === 'items' && <Items {...props} flags={flags} />}
       {tab === 'information' && <Information {...props} />}
       {tab === 'distractors' && <Distractors {...props} />}
