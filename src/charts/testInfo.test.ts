@@ -24,10 +24,21 @@ describe('testInfoChart', () => {
     );
   });
 
-  it('leaves out SE beyond the capped axis (here 1/√0.5 > 5 × 0.25)', () => {
-    // 4 of 5 grid points are drawn: the segment starts at θ = −2.
+  it('clamps SE beyond the capped axis to its top edge and marks it (here 1/√0.5 > 5 × 0.25)', () => {
+    // All 5 grid points are drawn (one piece, no stray fragments); θ = −4 sits on the top edge.
     const d = svg.querySelector('path.se')!.getAttribute('d')!;
-    expect(d.match(/[ML]/g)).toHaveLength(4);
+    expect(d.match(/[ML]/g)).toHaveLength(5);
+    expect(d.match(/M/g)).toHaveLength(1);
+    expect(svg.querySelector('.se-off-scale')?.textContent).toBe('↑ SE above the axis');
+  });
+
+  it('the SE axis contains the SE line over the θ range of the LLMs', () => {
+    const withLlms = testInfoChart({ ...data, llmTheta: [-4.2, 1] }, { document });
+    // SE at θ = −4 is 1/√0.5 ≈ 1.414: the right axis must reach it; no off-scale marker.
+    const ticks = [...withLlms.querySelectorAll('g.tick text')].map((t) => Number(t.textContent));
+    expect(Math.max(...ticks.filter(Number.isFinite))).toBeGreaterThanOrEqual(1.4);
+    expect(withLlms.querySelector('.se-off-scale')).toBeNull();
+    expect(withLlms.querySelector('rect.llm-range title')?.textContent).toContain('θ range');
   });
 
   it('matches the snapshot', () => {

@@ -23,7 +23,10 @@ export function InformationView({ fit, ds, derived }: ViewProps & { derived: Der
     [derived.items],
   );
   const info = useMemo(() => testInformation(fit, ds, GRID), [fit, ds]);
-  const renderTest = useCallback(() => testInfoChart({ theta: GRID, info }), [info]);
+  const renderTest = useCallback(
+    () => testInfoChart({ theta: GRID, info, llmTheta: fit.llms.map((l) => l.theta) }),
+    [info, fit],
+  );
   const gain = useMemo(() => {
     let b = 0;
     let w = 0;
