@@ -101,6 +101,15 @@ describe('objectiveCurveChart', () => {
     expect(pts.length).toBeLessThanOrEqual(240);
   });
 
+  it('has titled axes at the progress panel size, none as a small sparkline', () => {
+    const big = objectiveCurveChart(series, { document, width: 320, height: 140 });
+    const labels = [...big.querySelectorAll('.axis-label')].map((t) => t.textContent);
+    expect(labels).toEqual(['Optimiser step', 'Objective']);
+    expect(big.querySelectorAll('g.tick').length).toBeGreaterThan(3);
+    const small = objectiveCurveChart(series, { document });
+    expect(small.querySelectorAll('.axis-label')).toHaveLength(0);
+  });
+
   it('handles an empty series', () => {
     const svg = objectiveCurveChart([], { document });
     expect(count(svg, 'circle')).toBe(0);

@@ -1,5 +1,5 @@
-import { extent, line, scaleLinear } from 'd3';
-import { createFrame, fmt } from './frame';
+import { axisBottom, axisLeft, extent, line, scaleLinear } from 'd3';
+import { axisLabel, createFrame, drawAxis, fmt } from './frame';
 import type { ChartOptions } from './types';
 
 export interface ObjectivePoint {
@@ -17,19 +17,26 @@ export function thinSeries(data: ObjectivePoint[], maxPoints: number): Objective
   return out;
 }
 
+/** Below this height the chart is a bare sparkline; from it on it has titled axes. */
+const AXES_FROM_HEIGHT = 100;
+
 /**
- * Objective-vs-step sparkline for the live progress panel: one path and an
- * end dot, thinned to ~1 point per pixel, so redrawing every tick stays cheap.
+ * Objective-vs-step curve for the live progress panel: one path and an end
+ * dot, thinned to ~1 point per pixel, so redrawing every tick stays cheap. At
+ * a height of 100 px or more it gets titled axes (step, objective).
  */
 export function objectiveCurveChart(
   data: ObjectivePoint[],
   opts: ChartOptions = {},
 ): SVGSVGElement {
+  const axes = (opts.height ?? 48) >= AXES_FROM_HEIGHT;
   const f = createFrame(opts, {
     width: 240,
     height: 48,
     title: 'Objective by step',
-    margin: { top: 4, right: 6, bottom: 4, left: 4 },
+    margin: axes
+      ? { top: 8, right: 10, bottom: 34, left: 58 }
+      : { top: 4, right: 6, bottom: 4, left: 4 },
   });
   const pts = thinSeries(data, Math.max(2, Math.round(f.innerWidth)));
   const last = pts.at(-1);
@@ -45,6 +52,12 @@ export function objectiveCurveChart(
   const y = scaleLinear()
     .domain(o0 < o1 ? [o0, o1] : [o0 - 1, o0 + 1])
     .range([f.innerHeight, 0]);
+  if (axes) {
+    drawAxis(f.plot, axisBottom(x).ticks(4), `translate(0,${f.innerHeight})`);
+    drawAxis(f.plot, axisLeft(y).ticks(3));
+    axisLabel(f.plot, 'Optimiser step', f.innerWidth / 2, f.innerHeight + 30);
+    axisLabel(f.plot, 'Objective', -48, f.innerHeight / 2, true);
+  }
   f.plot
     .append('path')
     .attr('class', 'objective')
