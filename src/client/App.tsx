@@ -2,10 +2,10 @@ import { useEffect, useState } from 'react';
 import { DEFAULT_SETTINGS, type FitSettings } from '../core/fit/types';
 import { ConvergenceBanner } from './components/ConvergenceBanner';
 import { FitList } from './components/FitList';
-import { estimateFitSeconds } from './fitEstimate';
 import { FitPanel } from './components/FitPanel';
 import { LoadPanel } from './components/LoadPanel';
 import { Messages } from './components/Messages';
+import { PreFit } from './components/PreFit';
 import { SummaryPanel } from './components/SummaryPanel';
 import { SessionPanel } from './persist/SessionPanel';
 import { useCheckpointSink, useSession } from './persist/useSession';
@@ -92,25 +92,18 @@ export function App() {
               fits={state.fits}
               busy={state.phase === 'loading' || state.phase === 'fitting'}
             />
+          ) : data ? (
+            <PreFit
+              data={data}
+              running={state.running}
+              model={settings.model}
+              onFit={() => void wb.fit(settings)}
+              onCancel={wb.cancel}
+            />
           ) : (
             <div className="placeholder">
-              {state.phase === 'loading' || state.phase === 'fitting' ? (
-                <p>Working… the results appear here.</p>
-              ) : data ? (
-                <div className="fit-offer" data-testid="fit-offer">
-                  <p>
-                    Data loaded: {data.dataset.J} LLMs × {data.dataset.I} items. A default fit
-                    should take about {Math.ceil(estimateFitSeconds(data.dataset))} s here.
-                  </p>
-                  <button
-                    type="button"
-                    className="primary"
-                    onClick={() => void wb.fit(settings)}
-                    disabled={!!state.running}
-                  >
-                    Fit {settings.model}
-                  </button>
-                </div>
+              {state.phase === 'loading' ? (
+                <p>Reading the data… the items appear here.</p>
               ) : (
                 <p>Load data (or the demo) to start.</p>
               )}

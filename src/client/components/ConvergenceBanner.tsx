@@ -21,12 +21,44 @@ export function ConvergenceBanner({
         ? `; strength λ = ${f.priorSelection.lambda}, chosen on held-out cells.`
         : '.')
     : '';
+  const trials = f.priorSelection?.trials.length ? (
+    <details className="prior-trials">
+      <summary>How the prior strength was chosen</summary>
+      <table className="compact" data-testid="prior-trials">
+        <caption className="sr-only">Prior strength trials</caption>
+        <thead>
+          <tr>
+            <th className="num">λ</th>
+            <th className="num">held-out loss per cell</th>
+            <th>converged</th>
+          </tr>
+        </thead>
+        <tbody>
+          {f.priorSelection.trials.map((t) => (
+            <tr
+              key={t.lambda}
+              className={t.lambda === f.priorSelection!.lambda ? 'best' : undefined}
+            >
+              <td className="num">{t.lambda}</td>
+              <td className="num">{t.heldOutLoss.toFixed(4)}</td>
+              <td>{t.converged ? 'yes' : 'no'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="muted small">
+        {f.priorSelection.reason}
+        {f.priorSelection.passes ? ` (${f.priorSelection.passes} passes over the data)` : ''}
+      </p>
+    </details>
+  ) : null;
   if (f.converged)
     return (
-      <p className="fit-status muted" data-testid="fit-status" data-converged="true">
+      <div className="fit-status muted" data-testid="fit-status" data-converged="true">
         Converged ({f.stopReason ?? 'gradient'}
         {norm}) after {f.steps} steps. {priors}
-      </p>
+        {trials}
+      </div>
     );
   const why =
     f.optimizer === 'adam'
@@ -39,6 +71,7 @@ export function ConvergenceBanner({
       <button type="button" className="primary" onClick={onContinue} disabled={busy}>
         Continue fitting
       </button>
+      {trials}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { getBridge } from '../bridge';
 import type { RunningFit } from '../state';
 import { Field } from './Field';
 import { FitProgressView } from './FitProgressView';
+import { PriorField } from './PriorField';
 
 export interface FitPanelProps {
   settings: FitSettings;
@@ -55,6 +56,7 @@ export function FitPanel({
   onCancel,
 }: FitPanelProps) {
   const id = useId();
+  const [priorOk, setPriorOk] = useState(true);
   const engine = useEngineResolution(s.engine);
   const set = <K extends keyof FitSettings>(k: K, v: FitSettings[K]) =>
     onSettings({ ...s, [k]: v });
@@ -130,9 +132,15 @@ export function FitPanel({
           />
         </Field>
       </div>
+      <PriorField
+        value={s.prior}
+        disabled={s.mode === 'paper'}
+        onChange={(p) => set('prior', p)}
+        onValidity={setPriorOk}
+      />
       <div className="fit-actions" data-testid="fit-actions">
         <div className="row">
-          <button type="button" className="primary" onClick={onFit} disabled={!canFit}>
+          <button type="button" className="primary" onClick={onFit} disabled={!canFit || !priorOk}>
             Fit
           </button>
           <button type="button" onClick={onCancel} disabled={!running}>

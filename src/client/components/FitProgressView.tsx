@@ -4,6 +4,14 @@ import { fmtSeconds } from '../format';
 import type { RunningFit } from '../state';
 import { Chart } from './Chart';
 
+/** One line on where a running fit is: its phase (when not the main fit), step, objective, time. */
+export function progressLine(running: RunningFit): string {
+  const p = running.progress;
+  if (!p) return `starting ${running.settings.model}…`;
+  const phase = p.phase ? `${p.phase}: ` : '';
+  return `${phase}step ${p.step} of at most ${p.maxSteps} · objective ${p.objective.toFixed(3)} · ${fmtSeconds(p.elapsedMs / 1000)}`;
+}
+
 /** Live progress of a fit: bar, step, objective and the objective curve so far. */
 export function FitProgressView({ running }: { running: RunningFit }) {
   const p = running.progress;
@@ -17,9 +25,7 @@ export function FitProgressView({ running }: { running: RunningFit }) {
     <div className="progress-block" data-testid="fit-progress">
       <progress max={p?.maxSteps ?? 1} value={p?.step ?? 0} aria-label="Fit progress" />
       <p className="muted" aria-live="polite">
-        {p
-          ? `step ${p.step} of at most ${p.maxSteps} · objective ${p.objective.toFixed(3)} · ${fmtSeconds(p.elapsedMs / 1000)}`
-          : `starting ${running.settings.model}…`}
+        {progressLine(running)}
       </p>
       {trace.length > 1 && <Chart render={render} name="objective-live" className="small-chart" />}
     </div>

@@ -6,6 +6,7 @@ import { isBinary } from '../../core/model/types';
 import { iccData, itemInfoData } from '../chartData';
 import { Chart } from '../components/Chart';
 import type { ViewProps } from './types';
+import { ItemParams } from './ItemParams';
 
 /** Question and option texts (when the data had them), ICC and item information. */
 export function ItemDetail({ fit, ds, item }: ViewProps) {
@@ -69,6 +70,10 @@ export function ItemDetail({ fit, ds, item }: ViewProps) {
           </ol>
         </div>
       )}
+      <details className="item-params-box">
+        <summary>Parameters of item {it.id}</summary>
+        <ItemParams item={it} binary={binary} />
+      </details>
       <div className="chart-pair">
         <Chart
           render={renderIcc}

@@ -4,17 +4,45 @@ import { DataTable, type Column } from '../components/DataTable';
 import { fmtPercent } from '../format';
 import type { Derived, ItemRow } from '../../core/fit/derive';
 import type { ViewProps } from './types';
+import type { ItemResult } from '../../core/fit/types';
+import { OPTION_LABELS } from '../../core/data/types';
 import { ItemDetail } from './ItemDetail';
 import { FlagTools, flagsColumn, ItemFlagList } from './bank/FlagViews';
 import { filterByFlag, type FlagFilter, type FlagIndex } from './bank/flags';
 
-function columns(binary: boolean): Column<ItemRow>[] {
+/** "1.234 ± 0.056" when the fit carries a standard error, else the value alone. */
+export function withSE(v: number, se: number | undefined, d = 3): string {
+  if (!Number.isFinite(v)) return '—';
+  return se !== undefined && Number.isFinite(se)
+    ? `${v.toFixed(d)} ± ${se.toFixed(d)}`
+    : v.toFixed(d);
+}
+
+function columns(binary: boolean, items?: ItemResult[]): Column<ItemRow>[] {
   const cols: Column<ItemRow>[] = [
     { key: 'id', label: 'Item', value: (r) => r.id },
     { key: 'benchmark', label: 'Benchmark', value: (r) => r.benchmark },
     { key: 'key', label: 'Key', value: (r) => r.key },
-    { key: 'b', label: binary ? 'b' : 'b̃', value: (r) => r.b, numeric: true },
-    { key: 'aKey', label: binary ? 'a' : 'a_key', value: (r) => r.aKey, numeric: true },
+    {
+      key: 'b',
+      label: binary ? 'b' : 'b̃',
+      value: (r) => r.b,
+      render: (r) => withSE(r.b, items?.[r.index]?.bSE),
+      numeric: true,
+    },
+    {
+      key: 'aKey',
+      label: binary ? 'a' : 'a_key',
+      value: (r) => r.aKey,
+      render: (r) => {
+        const it = items?.[r.index];
+        const se = binary
+          ? it?.slopeSE
+          : it?.aSE?.[(OPTION_LABELS as readonly string[]).indexOf(it.key)];
+        return withSE(r.aKey, se);
+      },
+      numeric: true,
+    },
     {
       key: 'info',
       label: 'Mean info',
@@ -41,8 +69,6 @@ function columns(binary: boolean): Column<ItemRow>[] {
 }
 
 const SEARCH_KEYS = ['id', 'benchmark'];
-const NOMINAL_COLUMNS = columns(false);
-const BINARY_COLUMNS = columns(true);
 
 /** Items table (search, sort, Up/Down) and the selected item's curves. */
 export function ItemsView(props: ViewProps & { derived: Derived; flags: FlagIndex }) {
@@ -53,8 +79,8 @@ export function ItemsView(props: ViewProps & { derived: Derived; flags: FlagInde
     [derived.items, flags, flagFilter],
   );
   const cols = useMemo(
-    () => [...(derived.binary ? BINARY_COLUMNS : NOMINAL_COLUMNS), flagsColumn(flags)],
-    [derived.binary, flags],
+    () => [...columns(derived.binary, props.fit.items), flagsColumn(flags)],
+    [derived.binary, flags, props.fit.items],
   );
   const itemId = props.fit.items[item]?.id ?? '';
   return (

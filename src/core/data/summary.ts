@@ -1,4 +1,5 @@
 /** A compact description of a Dataset for the load report in the UI. */
+import { itemPreview, type ItemPreview } from './itemPreview.ts';
 import type { Dataset, LoadWarning } from './types.ts';
 
 /** What `datasetSummary` returns. */
@@ -17,6 +18,8 @@ export interface DatasetSummary {
   /** Mass outside the options over cells where it is known (NaN when none). */
   leakage: { mean: number; max: number; above1pct: number; cells: number };
   warnings: LoadWarning[];
+  /** Per-item accuracy and choice shares, to list items before a fit (absent in old sessions). */
+  items?: ItemPreview;
 }
 
 /** Summarises shape, option counts, benchmarks, missingness and leakage. */
@@ -51,5 +54,6 @@ export function datasetSummary(ds: Dataset): DatasetSummary {
     missingShare: total > 0 ? 1 - cells / total : 0,
     leakage: { mean: n > 0 ? sum / n : NaN, max, above1pct: above, cells: n },
     warnings: ds.warnings,
+    items: itemPreview(ds),
   };
 }

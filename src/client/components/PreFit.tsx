@@ -1,0 +1,51 @@
+import type { LoadedData, RunningFit } from '../state';
+import { estimateFitSeconds } from '../fitEstimate';
+import { LoadedItems } from '../views/LoadedItems';
+import { progressLine } from './FitProgressView';
+
+/**
+ * The main area while loaded data has no fit yet: the running fit's progress
+ * with Cancel (an automatic fit), or the time a fit should take with one Fit
+ * button; below, the loaded items at once.
+ */
+export function PreFit({
+  data,
+  running,
+  model,
+  onFit,
+  onCancel,
+}: {
+  data: LoadedData;
+  running: RunningFit | null;
+  model: string;
+  onFit: () => void;
+  onCancel: () => void;
+}) {
+  const { J, I } = data.dataset;
+  return (
+    <>
+      {running ? (
+        <div className="fit-offer" data-testid="fit-running">
+          <p aria-live="polite">
+            Fitting {running.settings.model} to {J} LLMs × {I} items: {progressLine(running)}. The
+            curves appear here when it is done.
+          </p>
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      ) : (
+        <div className="fit-offer" data-testid="fit-offer">
+          <p>
+            Data loaded: {J} LLMs × {I} items. A default fit should take about{' '}
+            {Math.ceil(estimateFitSeconds(data.dataset))} s here.
+          </p>
+          <button type="button" className="primary" onClick={onFit}>
+            Fit {model}
+          </button>
+        </div>
+      )}
+      <LoadedItems ds={data.dataset} preview={data.summary.items} />
+    </>
+  );
+}

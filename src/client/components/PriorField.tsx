@@ -1,0 +1,76 @@
+import { useId, useState } from 'react';
+import { parsePriorOverride, PRIOR_GROUPS, type PriorOverride } from '../../core/model/hprior';
+
+/** The override as the CLI's `--prior` text (a=1,c=3,logS=0.3). */
+export function priorText(p: PriorOverride | undefined): string {
+  return Object.entries(p ?? {})
+    .map(([g, sd]) => `${g}=${sd}`)
+    .join(',');
+}
+
+/** Parses the field's text: the override (undefined when empty) or the message to show. */
+export function readPriorText(
+  text: string,
+): { ok: true; prior: PriorOverride | undefined } | { ok: false; error: string } {
+  try {
+    const prior = parsePriorOverride(text);
+    return { ok: true, prior: Object.keys(prior).length ? prior : undefined };
+  } catch (e) {
+    return { ok: false, error: (e as Error).message.replace(/^--prior:\s*/, '') };
+  }
+}
+
+/**
+ * Fixed prior sds for some parameter groups, in the CLI's `--prior` form;
+ * empty keeps every scale learned from the data. A bad entry is named at
+ * once and keeps the last good override (the parent disables Fit meanwhile).
+ */
+export function PriorField({
+  value,
+  disabled,
+  onChange,
+  onValidity,
+}: {
+  value: PriorOverride | undefined;
+  disabled: boolean;
+  onChange: (p: PriorOverride | undefined) => void;
+  onValidity: (ok: boolean) => void;
+}) {
+  const id = useId();
+  const [text, setText] = useState(() => priorText(value));
+  const [error, setError] = useState<string | null>(null);
+  const edit = (t: string) => {
+    setText(t);
+    const r = readPriorText(t);
+    setError(r.ok ? null : r.error);
+    onValidity(r.ok);
+    if (r.ok) onChange(r.prior);
+  };
+  return (
+    <div className="field prior-field">
+      <label htmlFor={id}>Prior sds (override)</label>
+      <input
+        id={id}
+        type="text"
+        value={text}
+        placeholder="learned from the data, e.g. a=1,c=3,logS=0.3"
+        spellCheck={false}
+        disabled={disabled}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-help`}
+        onChange={(e) => edit(e.target.value)}
+      />
+      {error ? (
+        <p id={`${id}-help`} className="field-error" role="alert">
+          {error}
+        </p>
+      ) : (
+        <p id={`${id}-help`} className="muted small">
+          {disabled
+            ? 'Paper mode uses eq. 15 as written, without these priors.'
+            : `group=sd pairs, comma-separated; groups: ${PRIOR_GROUPS.join(', ')}. The rest keep their learned scales.`}
+        </p>
+      )}
+    </div>
+  );
+}
