@@ -98,7 +98,10 @@ export async function planSources(
     try {
       f = await classify(src);
     } catch (e) {
-      if (!(src.optional && e instanceof DataError)) throw e;
+      // A walked folder's stray file may be skipped, but never a harness log:
+      // a damaged one is an error that names it.
+      const log = /\.jsonl(\.gz)?$/i.test(src.name);
+      if (!(src.optional && !log && e instanceof DataError)) throw e;
       f = null;
     }
     if (!f) {
