@@ -69,11 +69,59 @@ const TREE = /* wgsl */ `
   }
 `;
 
-/** Layout of the LLM parameter buffer of the nominal family (the prefix of nat, then w0, κ). */
-export interface NominalLlmLayout {
-  J: number;
-  Kmax: number;
+/**
+ * The end of every kernel: the tree sum (TREE), after which thread 0 runs
+ * `store` for each c < NC (red[c * WG] holds sum c) and the other threads
+ * return.
+ */
+const reduceThen = (store: string) => /* wgsl */ `${TREE}
+  if (lid != 0u) {
+    return;
+  }
+  for (var c = 0u; c < NC; c++) {
+    ${store}
+  }`;
+
+/** Bindings 1–7 of an item kernel (see the header comment). */
+const ITEM_BINDINGS = /* wgsl */ `
+@group(0) @binding(1) var<storage, read> llm: array<f32>;
+@group(0) @binding(2) var<storage, read> ip: array<f32>;
+@group(0) @binding(3) var<storage, read> items: array<u32>;
+@group(0) @binding(4) var<storage, read> cellJ: array<u32>;
+@group(0) @binding(5) var<storage, read> tgt: array<f32>;
+@group(0) @binding(6) var<storage, read_write> rec: array<f32>;
+@group(0) @binding(7) var<storage, read_write> iout: array<f32>;
+`;
+
+/**
+ * The prologue shared by all kernels: WG and NC, the kernel's own constants
+ * (WGSL `const` lines), the uniform block, the kernel's bindings, the
+ * workgroup memory of the reduction and the sigmoid.
+ */
+function prologue(o: { wg: number; nc: number; consts: string; bindings: string }) {
+  return /* wgsl */ `
+const WG: u32 = ${o.wg}u;
+const NC: u32 = ${o.nc}u;${o.consts}
+${PARAMS}${o.bindings}
+var<workgroup> red: array<f32, ${o.nc * o.wg}>;
+${SIGMOID}`;
 }
+
+/**
+ * Entry point: one workgroup per `index` (an item or an LLM), laid out over
+ * two dimensions of workgroups; workgroups at or past `bound` return.
+ */
+const entry = (index: string, bound: string) => /* wgsl */ `
+@compute @workgroup_size(WG)
+fn main(
+  @builtin(workgroup_id) wid: vec3<u32>,
+  @builtin(num_workgroups) nwg: vec3<u32>,
+  @builtin(local_invocation_index) lid: u32,
+) {
+  let ${index} = wid.x + wid.y * nwg.x;
+  if (${index} >= ${bound}) {
+    return;
+  }`;
 
 /** Per-cell record layout of the nominal family: θ, then s, δ[Kmax], ρ[Kmax] when present. */
 export function nominalRecord(flags: NominalFlags, Kmax: number) {
@@ -180,11 +228,9 @@ export function nominalItemShader(o: {
         }
       }`;
   }
-  return /* wgsl */ `
+  const consts = /* wgsl */ `
 const KM: u32 = ${K}u;
 const J: u32 = ${J}u;
-const WG: u32 = ${wg}u;
-const NC: u32 = ${NC}u;
 const R: u32 = ${rec.width}u;
 const REC_S: u32 = ${rec.s}u;
 const REC_D: u32 = ${rec.delta}u;
@@ -197,18 +243,8 @@ const OFF_D: u32 = 2u * J;
 const OFF_RHO: u32 = 2u * J + J * KM;
 const OFF_W0: u32 = 2u * J + 2u * J * KM;
 const EPS2: f32 = ${f32(BTILDE_EPS * BTILDE_EPS)};
-const FLOOR: f32 = ${P_FLOOR};
-${PARAMS}
-@group(0) @binding(1) var<storage, read> llm: array<f32>;
-@group(0) @binding(2) var<storage, read> ip: array<f32>;
-@group(0) @binding(3) var<storage, read> items: array<u32>;
-@group(0) @binding(4) var<storage, read> cellJ: array<u32>;
-@group(0) @binding(5) var<storage, read> tgt: array<f32>;
-@group(0) @binding(6) var<storage, read_write> rec: array<f32>;
-@group(0) @binding(7) var<storage, read_write> iout: array<f32>;
-
-var<workgroup> red: array<f32, ${NC * wg}>;
-${SIGMOID}
+const FLOOR: f32 = ${P_FLOOR};`;
+  return /* wgsl */ `${prologue({ wg, nc: NC, consts, bindings: ITEM_BINDINGS })}
 struct Bt {
   value: f32,
   num: f32,
@@ -242,16 +278,7 @@ fn btilde(base: u32, Kc: u32, g: u32) -> Bt {
   return Bt(num * h, num, den, abar, m, zs);
 }
 
-@compute @workgroup_size(WG)
-fn main(
-  @builtin(workgroup_id) wid: vec3<u32>,
-  @builtin(num_workgroups) nwg: vec3<u32>,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  let it = wid.x + wid.y * nwg.x;
-  if (it >= P.nItems) {
-    return;
-  }
+${entry('it', 'P.nItems')}
   let grad = P.needGrad != 0u;
   let s0 = items[it];
   let s1 = items[it + 1u];
@@ -343,14 +370,8 @@ fn main(
       rec[rb + REC_S] = gs;
     }
   }
-${TREE}
-  if (lid != 0u) {
-    return;
-  }
+${reduceThen('iout[it * NC + c] = red[c * WG];')}
   let ob = it * NC;
-  for (var c = 0u; c < NC; c++) {
-    iout[ob + c] = red[c * WG];
-  }
   // b̃ backward: ∂CE/∂b̃ = κ Σ gt, into a and c of this item.
   let gb = kappa * red[2u * KM * WG];
   if (FALLBACK && grad && gb != 0.0) {
@@ -380,33 +401,12 @@ export const BINARY_ITEM_OUT = 5;
 export function binaryItemShader(o: { model: BinaryModel; wg: number }): string {
   const useG = o.model === '3pl' || o.model === '4pl';
   const useU = o.model === '4pl';
-  return /* wgsl */ `
-const WG: u32 = ${o.wg}u;
-const NC: u32 = ${BINARY_ITEM_OUT}u;
+  const consts = /* wgsl */ `
 const USE_G: bool = ${useG};
 const USE_U: bool = ${useU};
-const FLOOR: f32 = ${P_FLOOR};
-${PARAMS}
-@group(0) @binding(1) var<storage, read> llm: array<f32>;
-@group(0) @binding(2) var<storage, read> ip: array<f32>;
-@group(0) @binding(3) var<storage, read> items: array<u32>;
-@group(0) @binding(4) var<storage, read> cellJ: array<u32>;
-@group(0) @binding(5) var<storage, read> tgt: array<f32>;
-@group(0) @binding(6) var<storage, read_write> rec: array<f32>;
-@group(0) @binding(7) var<storage, read_write> iout: array<f32>;
-
-var<workgroup> red: array<f32, ${BINARY_ITEM_OUT * o.wg}>;
-${SIGMOID}
-@compute @workgroup_size(WG)
-fn main(
-  @builtin(workgroup_id) wid: vec3<u32>,
-  @builtin(num_workgroups) nwg: vec3<u32>,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  let it = wid.x + wid.y * nwg.x;
-  if (it >= P.nItems) {
-    return;
-  }
+const FLOOR: f32 = ${P_FLOOR};`;
+  return /* wgsl */ `${prologue({ wg: o.wg, nc: BINARY_ITEM_OUT, consts, bindings: ITEM_BINDINGS })}
+${entry('it', 'P.nItems')}
   let grad = P.needGrad != 0u;
   let s0 = items[it];
   let s1 = items[it + 1u];
@@ -457,39 +457,22 @@ fn main(
     }
     rec[q] = gx * a;
   }
-${TREE}
-  if (lid == 0u) {
-    for (var c = 0u; c < NC; c++) {
-      iout[it * NC + c] = red[c * WG];
-    }
-  }
+${reduceThen('iout[it * NC + c] = red[c * WG];')}
 }
 `;
 }
 
 /** LLM kernel: sums the `width`-float records of each LLM's cells. */
 export function llmShader(o: { J: number; width: number; wg: number }): string {
-  return /* wgsl */ `
-const J: u32 = ${o.J}u;
-const NC: u32 = ${o.width}u;
-const WG: u32 = ${o.wg}u;
-${PARAMS}
+  const bindings = /* wgsl */ `
 @group(0) @binding(1) var<storage, read> csr: array<u32>;
 @group(0) @binding(2) var<storage, read> rec: array<f32>;
 @group(0) @binding(3) var<storage, read_write> lout: array<f32>;
-
-var<workgroup> red: array<f32, ${o.width * o.wg}>;
-
-@compute @workgroup_size(WG)
-fn main(
-  @builtin(workgroup_id) wid: vec3<u32>,
-  @builtin(num_workgroups) nwg: vec3<u32>,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  let j = wid.x + wid.y * nwg.x;
-  if (j >= J) {
-    return;
-  }
+`;
+  const consts = /* wgsl */ `
+const J: u32 = ${o.J}u;`;
+  return /* wgsl */ `${prologue({ wg: o.wg, nc: o.width, consts, bindings })}
+${entry('j', 'J')}
   var acc: array<f32, NC>;
   let p1 = csr[j + 1u];
   for (var p = csr[j] + lid; p < p1; p += WG) {
@@ -498,16 +481,11 @@ fn main(
       acc[c] += rec[rb + c];
     }
   }
-${TREE}
-  if (lid == 0u) {
-    for (var c = 0u; c < NC; c++) {
-      var prev = 0.0;
-      if (P.accumulate != 0u) {
-        prev = lout[j * NC + c];
-      }
-      lout[j * NC + c] = prev + red[c * WG];
+${reduceThen(`var prev = 0.0;
+    if (P.accumulate != 0u) {
+      prev = lout[j * NC + c];
     }
-  }
+    lout[j * NC + c] = prev + red[c * WG];`)}
 }
 `;
 }
