@@ -1,7 +1,14 @@
 import { area, axisBottom, axisLeft, line, max, scaleLinear } from 'd3';
-import { axisLabel, createFrame, drawAxis, fmt } from './frame';
-import { drawLegend } from './palette';
-import { finiteExtent, seriesColor } from './series';
+import { drawXYAxes, fmt } from './frame';
+import {
+  createSeriesFrame,
+  dot,
+  drawSeriesLegend,
+  finiteExtent,
+  linePath,
+  seriesColor,
+  seriesGroup,
+} from './series';
 import type { ChartOptions } from './types';
 
 export interface CalibrationPoint {
@@ -31,11 +38,11 @@ export interface CalibrationData {
  */
 export function calibrationChart(data: CalibrationData, opts: ChartOptions = {}): SVGSVGElement {
   const yLabel = data.yLabel ?? 'Held-out binary log-loss';
-  const f = createFrame(opts, {
-    width: 640,
+  const f = createSeriesFrame(opts, {
     height: 320,
     title: `${yLabel} against the number of calibration LLMs`,
-    margin: { top: 20 + 16 * Math.max(1, data.series.length), left: 52, right: 32 },
+    series: data.series.length,
+    right: 32,
   });
   const pts = data.series.flatMap((s) => s.points);
   const ns = [...new Set(pts.map((p) => p.n))].sort((a, b) => a - b);
@@ -45,22 +52,20 @@ export function calibrationChart(data: CalibrationData, opts: ChartOptions = {})
     .range([10, f.innerWidth - 10]);
   const top = max(pts, (p) => (Number.isFinite(p.mean) ? p.mean + (p.sd || 0) : 0)) || 1;
   const y = scaleLinear().domain([0, top]).nice().range([f.innerHeight, 0]);
-
-  drawAxis(
-    f.plot,
+  drawXYAxes(
+    f,
     axisBottom(x)
       .tickValues(ns)
       .tickFormat((n) => label.get(+n) ?? String(n)),
-    `translate(0,${f.innerHeight})`,
+    axisLeft(y).ticks(6),
+    'LLMs in the calibration fleet (n)',
+    yLabel,
   );
-  drawAxis(f.plot, axisLeft(y).ticks(6));
-  axisLabel(f.plot, 'LLMs in the calibration fleet (n)', f.innerWidth / 2, f.innerHeight + 32);
-  axisLabel(f.plot, yLabel, -38, f.innerHeight / 2, true);
 
   data.series.forEach((s, i) => {
     const color = seriesColor(i);
     const ok = s.points.filter((p) => Number.isFinite(p.mean)).sort((a, b) => a.n - b.n);
-    const g = f.plot.append('g').attr('class', 'series').attr('data-model', s.model);
+    const g = seriesGroup(f.plot, s.model);
     g.append('path')
       .attr('class', 'band')
       .attr('fill', color)
@@ -72,34 +77,19 @@ export function calibrationChart(data: CalibrationData, opts: ChartOptions = {})
           .y0((p) => y(Math.max(0, p.mean - (p.sd || 0))))
           .y1((p) => y(p.mean + (p.sd || 0)))(ok),
       );
-    g.append('path')
-      .attr('class', 'line')
-      .attr('fill', 'none')
-      .attr('stroke', color)
-      .attr('stroke-width', 2)
-      .attr(
-        'd',
-        line<CalibrationPoint>()
-          .x((p) => x(p.n))
-          .y((p) => y(p.mean))(ok),
-      );
+    const path = line<CalibrationPoint>()
+      .x((p) => x(p.n))
+      .y((p) => y(p.mean));
+    linePath(g, 'line', color, path(ok));
     for (const p of ok)
-      g.append('circle')
-        .attr('class', 'point')
-        .attr('data-n', p.n)
-        .attr('cx', x(p.n))
-        .attr('cy', y(p.mean))
-        .attr('r', 3.5)
-        .attr('fill', color)
+      dot(g, { class: 'point', 'data-n': p.n }, [x(p.n), y(p.mean)], 3.5, color)
         .append('title')
         .text(`${s.model}, n = ${p.label}: ${fmt(p.mean, 3)} ± ${fmt(p.sd, 3)}`);
   });
 
-  drawLegend(
-    f.plot,
+  drawSeriesLegend(
+    f,
     data.series.map((s, i) => ({ label: s.model, color: seriesColor(i) })),
-    0,
-    -f.margin.top + 14,
   );
   return f.svg.node()!;
 }

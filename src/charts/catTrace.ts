@@ -1,5 +1,6 @@
 import { area, axisBottom, axisLeft, line, max, scaleLinear } from 'd3';
-import { axisLabel, createFrame, drawAxis, fmt, MUTED } from './frame';
+import { createFrame, drawXYAxes, fmt, hline, MUTED } from './frame';
+import { dot, linePath } from './series';
 import type { ChartOptions } from './types';
 
 /** The estimate after the n-th item of an adaptive test. */
@@ -51,14 +52,14 @@ export function catTraceChart(data: CatTraceData, opts: ChartOptions = {}): SVGS
     .range([0, f.innerWidth]);
   const y = scaleLinear().domain([lo, hi]).nice().range([f.innerHeight, 0]);
 
-  drawAxis(
-    f.plot,
+  drawXYAxes(
+    f,
     axisBottom(x).ticks(Math.min(10, x.domain()[1] - x.domain()[0])),
-    `translate(0,${f.innerHeight})`,
+    axisLeft(y).ticks(6),
+    'Items given',
+    'Ability θ (±SE)',
+    { yLabelX: -36 },
   );
-  drawAxis(f.plot, axisLeft(y).ticks(6));
-  axisLabel(f.plot, 'Items given', f.innerWidth / 2, f.innerHeight + 32);
-  axisLabel(f.plot, 'Ability θ (±SE)', -36, f.innerHeight / 2, true);
 
   f.plot
     .append('path')
@@ -74,27 +75,13 @@ export function catTraceChart(data: CatTraceData, opts: ChartOptions = {}): SVGS
     )
     .append('title')
     .text('θ ± SE');
-  f.plot
-    .append('path')
-    .attr('class', 'theta')
-    .attr('fill', 'none')
-    .attr('stroke', THETA_COLOR)
-    .attr('stroke-width', 2)
-    .attr(
-      'd',
-      line<(typeof pts)[number]>()
-        .x((p) => x(p.n))
-        .y((p) => y(p.theta))(pts),
-    );
+  const path = line<(typeof pts)[number]>()
+    .x((p) => x(p.n))
+    .y((p) => y(p.theta));
+  linePath(f.plot, 'theta', THETA_COLOR, path(pts));
   if (ref) {
     const g = f.plot.append('g').attr('class', 'reference');
-    g.append('line')
-      .attr('x1', 0)
-      .attr('x2', f.innerWidth)
-      .attr('y1', y(ref.theta))
-      .attr('y2', y(ref.theta))
-      .attr('stroke', REF_COLOR)
-      .attr('stroke-dasharray', '5 3');
+    hline(f, g, y(ref.theta), REF_COLOR, '5 3');
     g.append('text')
       .attr('x', f.innerWidth - 4)
       .attr('y', y(ref.theta) - 4)
@@ -105,15 +92,8 @@ export function catTraceChart(data: CatTraceData, opts: ChartOptions = {}): SVGS
   const steps = f.plot.append('g').attr('class', 'steps');
   data.steps.forEach((s, i) => {
     if (!Number.isFinite(s.theta)) return;
-    steps
-      .append('circle')
-      .attr('class', 'step')
-      .attr('data-item', s.item)
-      .attr('data-n', i + 1)
-      .attr('cx', x(i + 1))
-      .attr('cy', y(s.theta))
-      .attr('r', 3)
-      .attr('fill', THETA_COLOR)
+    const attrs = { class: 'step', 'data-item': s.item, 'data-n': i + 1 };
+    dot(steps, attrs, [x(i + 1), y(s.theta)], 3, THETA_COLOR)
       .attr('stroke', '#fff')
       .append('title')
       .text(`${i + 1}. ${s.item}: θ = ${fmt(s.theta)} ± ${fmt(s.se)}`);

@@ -1,7 +1,14 @@
 import { axisBottom, axisLeft, format, line, scaleLog, scaleLinear } from 'd3';
-import { axisLabel, createFrame, drawAxis, fmt, MUTED } from './frame';
-import { drawLegend } from './palette';
-import { seriesColor, whisker } from './series';
+import { drawXYAxes, fmt, hline, MUTED, valueLabel } from './frame';
+import {
+  createSeriesFrame,
+  dot,
+  drawSeriesLegend,
+  linePath,
+  seriesColor,
+  seriesGroup,
+  whisker,
+} from './series';
 import type { ChartOptions } from './types';
 
 export interface CompressionPoint {
@@ -40,11 +47,11 @@ export function budgetsOf(data: CompressionData): number[] {
  * each model's smallest sufficient k.
  */
 export function compressionChart(data: CompressionData, opts: ChartOptions = {}): SVGSVGElement {
-  const f = createFrame(opts, {
-    width: 640,
+  const f = createSeriesFrame(opts, {
     height: 340,
     title: `Ranking agreement τ against the number of adaptively chosen items (target ${fmt(data.target)})`,
-    margin: { top: 20 + 16 * Math.max(1, data.series.length), left: 52, right: 64 },
+    series: data.series.length,
+    right: 64,
   });
   const ks = budgetsOf(data);
   const lo = ks[0] ?? 1;
@@ -62,91 +69,55 @@ export function compressionChart(data: CompressionData, opts: ChartOptions = {})
     ),
   );
   const y = scaleLinear().domain([low, 1]).nice().range([f.innerHeight, 0]);
-
-  drawAxis(
-    f.plot,
+  drawXYAxes(
+    f,
     axisBottom(x).tickValues(ks).tickFormat(format('d')),
-    `translate(0,${f.innerHeight})`,
+    axisLeft(y).ticks(6),
+    'Items per LLM (k, log scale)',
+    'Kendall τ with the whole bank',
   );
-  drawAxis(f.plot, axisLeft(y).ticks(6));
-  axisLabel(f.plot, 'Items per LLM (k, log scale)', f.innerWidth / 2, f.innerHeight + 32);
-  axisLabel(f.plot, 'Kendall τ with the whole bank', -38, f.innerHeight / 2, true);
 
   const target = f.plot.append('g').attr('class', 'target');
-  target
-    .append('line')
-    .attr('x1', 0)
-    .attr('x2', f.innerWidth)
-    .attr('y1', y(data.target))
-    .attr('y2', y(data.target))
-    .attr('stroke', MUTED)
-    .attr('stroke-dasharray', '5 4');
-  target
-    .append('text')
-    .attr('x', f.innerWidth + 6)
-    .attr('y', y(data.target))
-    .attr('dy', '0.32em')
-    .attr('fill', MUTED)
-    .text(`τ = ${fmt(data.target)}`);
+  hline(f, target, y(data.target), MUTED, '5 4');
+  valueLabel(target, f.innerWidth + 6, y(data.target), `τ = ${fmt(data.target)}`).attr(
+    'fill',
+    MUTED,
+  );
 
   data.series.forEach((s, i) => {
     const color = seriesColor(i);
     const pts = s.points.filter((p) => Number.isFinite(p.tau)).sort((a, b) => a.k - b.k);
     // Series sit a few pixels apart at each k, so equal τs and their whiskers stay visible.
     const dodge = (i - (data.series.length - 1) / 2) * DODGE;
-    const g = f.plot
-      .append('g')
-      .attr('class', 'series')
-      .attr('data-model', s.model)
-      .attr('transform', `translate(${dodge},0)`);
-    g.append('path')
-      .attr('class', 'line')
-      .attr('fill', 'none')
-      .attr('stroke', color)
-      .attr('stroke-width', 2)
-      .attr(
-        'd',
-        line<CompressionPoint>()
-          .x((p) => x(p.k))
-          .y((p) => y(p.tau))(pts),
-      );
+    const g = seriesGroup(f.plot, s.model).attr('transform', `translate(${dodge},0)`);
+    const path = line<CompressionPoint>()
+      .x((p) => x(p.k))
+      .y((p) => y(p.tau));
+    linePath(g, 'line', color, path(pts));
     for (const p of pts) {
       // τ lies in [−1, 1], so the whisker does too.
       const [t0, t1] = [Math.max(-1, p.tau - p.sd), Math.min(1, p.tau + p.sd)];
       if (p.sd > 0) whisker(g, [x(p.k), y(t0)], [x(p.k), y(t1)], color);
-      g.append('circle')
-        .attr('class', 'point')
-        .attr('data-k', p.k)
-        .attr('cx', x(p.k))
-        .attr('cy', y(p.tau))
-        .attr('r', 3.5)
-        .attr('fill', color)
+      dot(g, { class: 'point', 'data-k': p.k }, [x(p.k), y(p.tau)], 3.5, color)
         .append('title')
         .text(`${s.model}, k = ${p.k}: τ = ${fmt(p.tau)} ± ${fmt(p.sd)}`);
     }
     const star = pts.find((p) => p.k === s.smallestK);
     if (star)
-      g.append('circle')
-        .attr('class', 'smallest')
-        .attr('cx', x(star.k))
-        .attr('cy', y(star.tau))
-        .attr('r', 8)
-        .attr('fill', 'none')
+      dot(g, { class: 'smallest' }, [x(star.k), y(star.tau)], 8, 'none')
         .attr('stroke', color)
         .attr('stroke-width', 2)
         .append('title')
         .text(`${s.model}: ${star.k} items reach τ ≥ ${fmt(data.target)}`);
   });
 
-  drawLegend(
-    f.plot,
+  drawSeriesLegend(
+    f,
     data.series.map((s, i) => ({
       label: `${s.model} (smallest k: ${s.smallestK ?? 'none'})`,
       color: seriesColor(i),
     })),
-    0,
-    -f.margin.top + 14,
-    { maxChars: 40 },
+    40,
   );
   return f.svg.node()!;
 }

@@ -1,5 +1,5 @@
 import { axisBottom, axisLeft, max, scaleBand, scaleLinear } from 'd3';
-import { axisLabel, createFrame, drawAxis } from './frame';
+import { createFrame, drawXYAxes } from './frame';
 import type { ChartOptions } from './types';
 
 export interface DistractorHistogramData {
@@ -44,10 +44,7 @@ export function distractorHistogramChart(
     .nice()
     .range([f.innerHeight, 0]);
 
-  drawAxis(f.plot, axisBottom(x), `translate(0,${f.innerHeight})`);
-  drawAxis(f.plot, axisLeft(y).ticks(5));
-  axisLabel(f.plot, 'Informative distractors', f.innerWidth / 2, f.innerHeight + 32);
-  axisLabel(f.plot, 'Items', -38, f.innerHeight / 2, true);
+  drawXYAxes(f, axisBottom(x), axisLeft(y).ticks(5), 'Informative distractors', 'Items');
 
   const bars = f.plot.append('g').attr('class', 'bars').attr('fill', '#59a14f');
   for (const b of bins) {

@@ -1,5 +1,5 @@
 import { axisBottom, axisLeft, scaleLinear } from 'd3';
-import { axisLabel, createFrame, drawAxis, fmt, truncate } from './frame';
+import { createFrame, drawXYAxes, fmt, truncate } from './frame';
 import { drawLegend } from './palette';
 import { finiteExtent, seriesColor } from './series';
 import type { ChartOptions } from './types';
@@ -63,10 +63,14 @@ export function externalScatterChart(
     .nice()
     .range([f.innerHeight, 0]);
 
-  drawAxis(f.plot, axisBottom(x).ticks(6), `translate(0,${f.innerHeight})`);
-  drawAxis(f.plot, axisLeft(y).ticks(6));
-  axisLabel(f.plot, data.xLabel, f.innerWidth / 2, f.innerHeight + 34);
-  axisLabel(f.plot, data.yLabel ?? 'Ability θ', -38, f.innerHeight / 2, true);
+  drawXYAxes(
+    f,
+    axisBottom(x).ticks(6),
+    axisLeft(y).ticks(6),
+    data.xLabel,
+    data.yLabel ?? 'Ability θ',
+    { xLabelY: 34 },
+  );
 
   data.series.forEach((s, i) => {
     const color = seriesColor(i);

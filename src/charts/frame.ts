@@ -117,6 +117,36 @@ export function axisLabel(parent: Parent, text: string, x: number, y: number, ro
   return t;
 }
 
+/**
+ * The x axis below the plot and the y axis on its left, each with its title
+ * (`xLabelY` below the plot, `yLabelX` left of it).
+ */
+export function drawXYAxes<X extends AxisDomain, Y extends AxisDomain>(
+  f: Frame,
+  xAxis: Axis<X>,
+  yAxis: Axis<Y>,
+  xLabel: string,
+  yLabel: string,
+  { xLabelY = 32, yLabelX = -38 } = {},
+): void {
+  drawAxis(f.plot, xAxis, `translate(0,${f.innerHeight})`);
+  drawAxis(f.plot, yAxis);
+  axisLabel(f.plot, xLabel, f.innerWidth / 2, f.innerHeight + xLabelY);
+  axisLabel(f.plot, yLabel, yLabelX, f.innerHeight / 2, true);
+}
+
+/** A horizontal reference line across the plot at `y`, dashed. */
+export function hline(f: Frame, parent: Parent, y: number, color: string, dash: string) {
+  return parent
+    .append('line')
+    .attr('x1', 0)
+    .attr('x2', f.innerWidth)
+    .attr('y1', y)
+    .attr('y2', y)
+    .attr('stroke', color)
+    .attr('stroke-dasharray', dash);
+}
+
 /** Shortens long user-supplied labels; the full text stays available in `<title>`. */
 export function truncate(text: string, max = 24): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;

@@ -1,5 +1,5 @@
 import { axisBottom, axisLeft, bin, max, scaleLinear } from 'd3';
-import { axisLabel, createFrame, drawAxis, fmt } from './frame';
+import { createFrame, drawXYAxes, fmt } from './frame';
 import type { ChartOptions } from './types';
 
 export interface InfoDistributionData {
@@ -45,10 +45,13 @@ export function infoDistributionChart(
     .nice()
     .range([f.innerHeight, 0]);
 
-  drawAxis(f.plot, axisBottom(x).ticks(6), `translate(0,${f.innerHeight})`);
-  drawAxis(f.plot, axisLeft(y).ticks(5));
-  axisLabel(f.plot, data.label ?? 'Mean item information', f.innerWidth / 2, f.innerHeight + 32);
-  axisLabel(f.plot, 'Items', -38, f.innerHeight / 2, true);
+  drawXYAxes(
+    f,
+    axisBottom(x).ticks(6),
+    axisLeft(y).ticks(5),
+    data.label ?? 'Mean item information',
+    'Items',
+  );
 
   const bars = f.plot.append('g').attr('class', 'bars').attr('fill', '#4e79a7');
   bins.forEach((b, i) => {

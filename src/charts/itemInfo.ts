@@ -1,5 +1,5 @@
 import { area, axisBottom, axisLeft, extent, line, max, min, scaleLinear } from 'd3';
-import { axisLabel, createFrame, drawAxis, fmt } from './frame';
+import { createFrame, drawXYAxes, fmt } from './frame';
 import { drawLegend } from './palette';
 import type { ChartOptions } from './types';
 
@@ -50,10 +50,7 @@ export function itemInfoChart(data: ItemInfoData, opts: ChartOptions = {}): SVGS
     .nice()
     .range([f.innerHeight, 0]);
 
-  drawAxis(f.plot, axisBottom(x).ticks(8), `translate(0,${f.innerHeight})`);
-  drawAxis(f.plot, axisLeft(y).ticks(5));
-  axisLabel(f.plot, 'Ability θ', f.innerWidth / 2, f.innerHeight + 32);
-  axisLabel(f.plot, 'Fisher information', -38, f.innerHeight / 2, true);
+  drawXYAxes(f, axisBottom(x).ticks(8), axisLeft(y).ticks(5), 'Ability θ', 'Fisher information');
 
   const layers = [
     { key: 'binary', label: 'Binary correctness', color: BINARY_COLOR },

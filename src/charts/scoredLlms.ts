@@ -1,5 +1,6 @@
-import { axisTop, extent, scaleLinear } from 'd3';
-import { axisLabel, createFrame, drawAxis, fmt, labelMargin, MUTED, truncate } from './frame';
+import { axisTop } from 'd3';
+import { axisLabel, drawAxis, fmt } from './frame';
+import { createLlmRowsFrame, llmRow, rowName, thetaScale, thetaWhisker, zeroLine } from './llmRows';
 import type { ChartOptions } from './types';
 
 export interface ScoredLlmRow {
@@ -17,7 +18,6 @@ export interface ScoredLlmsData {
 
 export type ScoredGroup = 'new' | 'calibration';
 
-const ROW = 16;
 const COLORS: Record<ScoredGroup, string> = { new: '#e15759', calibration: '#8c8c8c' };
 
 /** Both groups in one list, highest θ first (ties: new LLMs first, then by id). */
@@ -41,21 +41,13 @@ export function mergeByTheta(data: ScoredLlmsData): (ScoredLlmRow & { group: Sco
  */
 export function scoredLlmsChart(data: ScoredLlmsData, opts: ChartOptions = {}): SVGSVGElement {
   const rows = mergeByTheta(data);
-  const margin = { top: 60, right: 16, bottom: 12, left: labelMargin(rows.map((r) => r.id)) };
-  const f = createFrame(opts, {
-    width: 640,
-    height: margin.top + margin.bottom + Math.max(1, rows.length) * ROW,
+  const f = createLlmRowsFrame(opts, {
+    ids: rows.map((r) => r.id),
     title: `${data.scored.length} scored LLMs among ${data.calibration.length} calibration LLMs on the bank's θ scale`,
-    margin,
+    top: 60,
+    bottom: 12,
   });
-  f.svg.attr('role', 'group');
-  const [lo = -1, hi = 1] = extent(
-    rows.flatMap((r) => [r.theta - (r.se || 0), r.theta + (r.se || 0)]).filter(Number.isFinite),
-  );
-  const x = scaleLinear()
-    .domain(lo < hi ? [lo, hi] : [lo - 1, hi + 1])
-    .nice()
-    .range([0, f.innerWidth]);
+  const x = thetaScale(rows, [0, f.innerWidth]);
   drawAxis(f.plot, axisTop(x).ticks(6), 'translate(0,-4)');
   axisLabel(f.plot, 'Ability θ (±SE), bank scale', f.innerWidth / 2, -26);
   const legend = f.plot.append('g').attr('class', 'legend').attr('transform', 'translate(0,-52)');
@@ -69,50 +61,22 @@ export function scoredLlmsChart(data: ScoredLlmsData, opts: ChartOptions = {}): 
       .attr('fill', 'currentColor')
       .text(g === 'new' ? 'scored LLM' : 'calibration LLM');
   });
-  if (x.domain()[0] < 0 && x.domain()[1] > 0)
-    f.plot
-      .append('line')
-      .attr('class', 'zero')
-      .attr('x1', x(0))
-      .attr('x2', x(0))
-      .attr('y2', rows.length * ROW)
-      .attr('stroke', MUTED)
-      .attr('stroke-dasharray', '2 3');
+  zeroLine(f.plot, x, rows.length);
 
   const body = f.plot.append('g').attr('class', 'rows');
   rows.forEach((r, i) => {
-    const what = r.group === 'new' ? 'scored' : 'calibration';
+    const isNew = r.group === 'new';
+    const what = isNew ? 'scored' : 'calibration';
     const label = `${i + 1}. ${r.id} (${what}): θ = ${fmt(r.theta)} ± ${fmt(r.se)}`;
-    const row = body
-      .append('g')
-      .attr('class', `llm-row ${r.group}`)
-      .attr('data-llm', r.id)
-      .attr('data-group', r.group)
-      .attr('transform', `translate(0,${i * ROW + ROW / 2})`);
-    row.append('title').text(label);
-    row
-      .append('text')
-      .attr('x', -6)
-      .attr('dy', '0.32em')
-      .attr('text-anchor', 'end')
-      .attr('fill', r.group === 'new' ? COLORS.new : 'currentColor')
-      .attr('font-weight', r.group === 'new' ? 'bold' : null)
-      .text(truncate(r.id));
+    const attrs = { class: `llm-row ${r.group}`, 'data-llm': r.id, 'data-group': r.group };
+    const row = llmRow(body, i, attrs, label);
+    rowName(row, r.id, isNew ? COLORS.new : 'currentColor', isNew);
     if (!Number.isFinite(r.theta)) return;
-    const se = Number.isFinite(r.se) ? r.se : 0;
-    row
-      .append('line')
-      .attr('class', 'whisker')
-      .attr('x1', x(r.theta - se))
-      .attr('x2', x(r.theta + se))
-      .attr('stroke', COLORS[r.group])
-      .attr('stroke-width', r.group === 'new' ? 2 : 1.5);
-    row
-      .append('circle')
-      .attr('class', 'theta')
-      .attr('cx', x(r.theta))
-      .attr('r', r.group === 'new' ? 4.5 : 3.5)
-      .attr('fill', COLORS[r.group]);
+    thetaWhisker(row, x, r, {
+      color: COLORS[r.group],
+      strokeWidth: isNew ? 2 : 1.5,
+      radius: isNew ? 4.5 : 3.5,
+    });
   });
   return f.svg.node()!;
 }

@@ -1,5 +1,7 @@
 import { schemeTableau10 } from 'd3';
-import type { Parent } from './frame';
+import { createFrame, type Frame, type FrameDefaults, type Parent } from './frame';
+import { drawLegend, type LegendItem } from './palette';
+import type { ChartOptions } from './types';
 
 /** Colour of the i-th series (a model or a fit); Tableau 10, as the option colours. */
 export function seriesColor(i: number): string {
@@ -38,4 +40,54 @@ export function whisker(
       .attr('y1', vertical ? y : y - cap)
       .attr('y2', vertical ? y : y + cap);
   return g;
+}
+
+/** A 640-px frame with room above the plot for a legend of `series` rows. */
+export function createSeriesFrame(
+  opts: ChartOptions,
+  d: { height: number; title: string; series: number; right: number },
+): Frame {
+  const margin: FrameDefaults['margin'] = {
+    top: 20 + 16 * Math.max(1, d.series),
+    left: 52,
+    right: d.right,
+  };
+  return createFrame(opts, { width: 640, height: d.height, title: d.title, margin });
+}
+
+/** The legend of a series frame, above the plot. */
+export function drawSeriesLegend(f: Frame, items: LegendItem[], maxChars?: number) {
+  return drawLegend(f.plot, items, 0, -f.margin.top + 14, maxChars ? { maxChars } : {});
+}
+
+/** The group of one series (`.series`, `data-model`). */
+export function seriesGroup(parent: Parent, model: string) {
+  return parent.append('g').attr('class', 'series').attr('data-model', model);
+}
+
+/** A 2-px unfilled path of class `cls` through `d`. */
+export function linePath(parent: Parent, cls: string, color: string, d: string | null) {
+  return parent
+    .append('path')
+    .attr('class', cls)
+    .attr('fill', 'none')
+    .attr('stroke', color)
+    .attr('stroke-width', 2)
+    .attr('d', d);
+}
+
+/**
+ * A dot at (cx, cy) with a tooltip; `attrs` (class, data-*) come first, then
+ * position, radius and fill.
+ */
+export function dot(
+  parent: Parent,
+  attrs: Record<string, string | number>,
+  [cx, cy]: [number, number],
+  r: number,
+  fill: string,
+) {
+  const c = parent.append('circle');
+  for (const [k, v] of Object.entries(attrs)) c.attr(k, v);
+  return c.attr('cx', cx).attr('cy', cy).attr('r', r).attr('fill', fill);
 }

@@ -1,5 +1,14 @@
-import { axisTop, extent, format, scaleLinear } from 'd3';
-import { axisLabel, createFrame, drawAxis, fmt, labelMargin, MUTED, truncate } from './frame';
+import { axisTop, format, scaleLinear } from 'd3';
+import { axisLabel, drawAxis, fmt } from './frame';
+import {
+  createLlmRowsFrame,
+  LLM_ROW,
+  llmRow,
+  rowName,
+  thetaScale,
+  thetaWhisker,
+  zeroLine,
+} from './llmRows';
 import type { ChartOptions } from './types';
 
 export interface ThetaRankingRow {
@@ -16,7 +25,6 @@ export function rankByTheta(rows: ThetaRankingRow[]): ThetaRankingRow[] {
   return [...rows].sort((a, b) => key(b.theta) - key(a.theta) || (a.id < b.id ? -1 : 1));
 }
 
-const ROW = 16;
 const GAP = 28;
 const THETA_COLOR = '#4e79a7';
 const ACC_COLOR = '#f28e2b';
@@ -29,84 +37,46 @@ const ACC_COLOR = '#f28e2b';
  */
 export function thetaRankingChart(data: ThetaRankingRow[], opts: ChartOptions = {}): SVGSVGElement {
   const rows = rankByTheta(data);
-  const margin = { top: 40, right: 16, bottom: 16, left: labelMargin(rows.map((r) => r.id)) };
-  const f = createFrame(opts, {
-    width: 640,
-    height: margin.top + margin.bottom + Math.max(1, rows.length) * ROW,
+  const f = createLlmRowsFrame(opts, {
+    ids: rows.map((r) => r.id),
     title: `${rows.length} LLMs ranked by ability θ (±SE), with accuracy`,
-    margin,
+    top: 40,
+    bottom: 16,
   });
-  f.svg.attr('role', 'group');
   const thetaWidth = Math.round((f.innerWidth - GAP) * 0.62);
   const accLeft = thetaWidth + GAP;
-  const [lo = -1, hi = 1] = extent(
-    rows.flatMap((r) => [r.theta - (r.se || 0), r.theta + (r.se || 0)]).filter(Number.isFinite),
-  );
-  const x = scaleLinear()
-    .domain(lo < hi ? [lo, hi] : [lo - 1, hi + 1])
-    .nice()
-    .range([0, thetaWidth]);
+  const x = thetaScale(rows, [0, thetaWidth]);
   const xa = scaleLinear().domain([0, 1]).range([accLeft, f.innerWidth]);
-  const yOf = (i: number) => i * ROW + ROW / 2;
 
   drawAxis(f.plot, axisTop(x).ticks(5), 'translate(0,-4)');
   drawAxis(f.plot, axisTop(xa).ticks(4).tickFormat(format('.0%')), 'translate(0,-4)');
   axisLabel(f.plot, 'Ability θ (±SE)', thetaWidth / 2, -26).attr('fill', THETA_COLOR);
   axisLabel(f.plot, 'Accuracy', (accLeft + f.innerWidth) / 2, -26).attr('fill', ACC_COLOR);
-  if (x.domain()[0] < 0 && x.domain()[1] > 0) {
-    f.plot
-      .append('line')
-      .attr('class', 'zero')
-      .attr('x1', x(0))
-      .attr('x2', x(0))
-      .attr('y2', rows.length * ROW)
-      .attr('stroke', MUTED)
-      .attr('stroke-dasharray', '2 3');
-  }
+  zeroLine(f.plot, x, rows.length);
 
   const body = f.plot.append('g').attr('class', 'rows');
   rows.forEach((r, i) => {
     const label = `${i + 1}. ${r.id}: θ = ${fmt(r.theta)} ± ${fmt(r.se)}, accuracy ${fmt(r.accuracy * 100, 1)}%`;
-    const row = body
-      .append('g')
-      .attr('class', 'llm-row')
-      .attr('data-llm', r.id)
-      .attr('tabindex', 0)
-      .attr('role', 'button')
-      .attr('aria-label', label)
-      .attr('transform', `translate(0,${yOf(i)})`);
-    row.append('title').text(label);
+    const attrs = {
+      class: 'llm-row',
+      'data-llm': r.id,
+      tabindex: 0,
+      role: 'button',
+      'aria-label': label,
+    };
+    const row = llmRow(body, i, attrs, label);
     row
       .append('rect')
       .attr('class', 'hit')
-      .attr('x', -margin.left)
-      .attr('y', -ROW / 2)
+      .attr('x', -f.margin.left)
+      .attr('y', -LLM_ROW / 2)
       .attr('width', f.width)
-      .attr('height', ROW)
+      .attr('height', LLM_ROW)
       .attr('fill', 'currentColor')
       .attr('fill-opacity', 0);
-    row
-      .append('text')
-      .attr('x', -6)
-      .attr('dy', '0.32em')
-      .attr('text-anchor', 'end')
-      .attr('fill', 'currentColor')
-      .text(truncate(r.id));
+    rowName(row, r.id);
     if (Number.isFinite(r.theta)) {
-      const se = Number.isFinite(r.se) ? r.se : 0;
-      row
-        .append('line')
-        .attr('class', 'whisker')
-        .attr('x1', x(r.theta - se))
-        .attr('x2', x(r.theta + se))
-        .attr('stroke', THETA_COLOR)
-        .attr('stroke-width', 1.5);
-      row
-        .append('circle')
-        .attr('class', 'theta')
-        .attr('cx', x(r.theta))
-        .attr('r', 3.5)
-        .attr('fill', THETA_COLOR);
+      thetaWhisker(row, x, r, { color: THETA_COLOR, strokeWidth: 1.5, radius: 3.5 });
     }
     if (Number.isFinite(r.accuracy)) {
       row
