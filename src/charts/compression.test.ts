@@ -1,29 +1,28 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { budgetsOf, compressionChart, type CompressionData } from './compression';
-import { count, roundedSvg } from './testing';
+import { counts, roundedSvg } from './testing';
+
+/** A series from [k, τ, sd] triples. */
+const series = (model: string, smallestK: number | null, pts: [number, number, number][]) => ({
+  model,
+  smallestK,
+  points: pts.map(([k, tau, sd]) => ({ k, tau, sd })),
+});
 
 const data: CompressionData = {
   target: 0.85,
   series: [
-    {
-      model: 'llmnrm',
-      smallestK: 20,
-      points: [
-        { k: 5, tau: 0.7, sd: 0.1 },
-        { k: 20, tau: 0.9, sd: 0.05 },
-        { k: 41, tau: 0.95, sd: 0 },
-      ],
-    },
-    {
-      model: '2pl',
-      smallestK: null,
-      points: [
-        { k: 5, tau: 0.6, sd: 0.12 },
-        { k: 20, tau: 0.8, sd: 0.04 },
-        { k: 41, tau: 0.84, sd: 0.02 },
-      ],
-    },
+    series('llmnrm', 20, [
+      [5, 0.7, 0.1],
+      [20, 0.9, 0.05],
+      [41, 0.95, 0],
+    ]),
+    series('2pl', null, [
+      [5, 0.6, 0.12],
+      [20, 0.8, 0.04],
+      [41, 0.84, 0.02],
+    ]),
   ],
 };
 
@@ -35,10 +34,9 @@ describe('compressionChart', () => {
   });
 
   it('draws a line per model, points with whiskers, the target and the smallest k', () => {
-    expect(count(svg, 'g.series path.line')).toBe(2);
-    expect(count(svg, 'circle.point')).toBe(6);
-    expect(count(svg, '.whisker')).toBe(5);
-    expect(count(svg, 'circle.smallest')).toBe(1);
+    expect(
+      counts(svg, ['g.series path.line', 'circle.point', '.whisker', 'circle.smallest']),
+    ).toEqual({ 'g.series path.line': 2, 'circle.point': 6, '.whisker': 5, 'circle.smallest': 1 });
     expect(svg.querySelector('circle.smallest title')?.textContent).toBe(
       'llmnrm: 20 items reach τ ≥ 0.85',
     );

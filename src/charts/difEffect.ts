@@ -1,5 +1,5 @@
 import { axisBottom, max, scaleBand, scaleLinear } from 'd3';
-import { axisLabel, createFrame, drawAxis, fmt, MUTED } from './frame';
+import { axisLabel, createFrame, drawAxis, fmt, guideLine, MUTED } from './frame';
 import type { ChartOptions } from './types';
 
 export interface DifEffectRow {
@@ -42,14 +42,7 @@ export function difEffectChart(data: DifEffectData, opts: ChartOptions = {}): SV
   axisLabel(f.plot, data.label, f.innerWidth / 2, f.innerHeight + 32);
   const guides = f.plot.append('g').attr('class', 'guides').attr('stroke', MUTED);
   for (const v of [0, ...(data.guides ?? []).flatMap((g) => [-g, g])])
-    guides
-      .append('line')
-      .attr('x1', x(v))
-      .attr('x2', x(v))
-      .attr('y1', 0)
-      .attr('y2', f.innerHeight)
-      .attr('stroke-dasharray', v === 0 ? null : '4 3')
-      .attr('stroke-opacity', 0.6);
+    guideLine(guides, [x(v), 0], [x(v), f.innerHeight], v === 0 ? null : '4 3');
   const rows = f.plot.append('g').attr('class', 'rows');
   for (const r of data.rows) {
     const cy = (y(r.id) ?? 0) + y.bandwidth() / 2;

@@ -147,6 +147,26 @@ export function hline(f: Frame, parent: Parent, y: number, color: string, dash: 
     .attr('stroke-dasharray', dash);
 }
 
+/**
+ * A faint guide line from (x1, y1) to (x2, y2), dashed with `dash` (solid
+ * when null); its colour comes from the parent group's stroke.
+ */
+export function guideLine(
+  parent: Parent,
+  [x1, y1]: [number, number],
+  [x2, y2]: [number, number],
+  dash: string | null,
+) {
+  return parent
+    .append('line')
+    .attr('x1', x1)
+    .attr('x2', x2)
+    .attr('y1', y1)
+    .attr('y2', y2)
+    .attr('stroke-dasharray', dash)
+    .attr('stroke-opacity', 0.6);
+}
+
 /** Shortens long user-supplied labels; the full text stays available in `<title>`. */
 export function truncate(text: string, max = 24): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;

@@ -1,5 +1,5 @@
 import { axisBottom, axisLeft, max, min, scaleLinear, scaleSqrt } from 'd3';
-import { axisLabel, createFrame, drawAxis, fmt, MUTED } from './frame';
+import { createFrame, drawXYAxes, fmt, guideLine, MUTED } from './frame';
 import type { ChartOptions } from './types';
 
 export interface ItemFitPoint {
@@ -37,29 +37,18 @@ export function itemFitBubbleChart(
   const r = scaleSqrt()
     .domain([0, max(pts, (p) => p.n) || 1])
     .range([0, 7]);
-  drawAxis(f.plot, axisBottom(x).ticks(6), `translate(0,${f.innerHeight})`);
-  drawAxis(f.plot, axisLeft(y).ticks(6));
-  axisLabel(f.plot, 'Infit mean square', f.innerWidth / 2, f.innerHeight + 32);
-  axisLabel(f.plot, 'Outfit mean square', -38, f.innerHeight / 2, true);
+  drawXYAxes(
+    f,
+    axisBottom(x).ticks(6),
+    axisLeft(y).ticks(6),
+    'Infit mean square',
+    'Outfit mean square',
+  );
   const guides = f.plot.append('g').attr('class', 'guides').attr('stroke', MUTED);
   for (const v of [data.lower, 1, data.upper]) {
     const dash = v === 1 ? null : '4 3';
-    guides
-      .append('line')
-      .attr('x1', x(v))
-      .attr('x2', x(v))
-      .attr('y1', 0)
-      .attr('y2', f.innerHeight)
-      .attr('stroke-dasharray', dash)
-      .attr('stroke-opacity', 0.6);
-    guides
-      .append('line')
-      .attr('x1', 0)
-      .attr('x2', f.innerWidth)
-      .attr('y1', y(v))
-      .attr('y2', y(v))
-      .attr('stroke-dasharray', dash)
-      .attr('stroke-opacity', 0.6);
+    guideLine(guides, [x(v), 0], [x(v), f.innerHeight], dash);
+    guideLine(guides, [0, y(v)], [f.innerWidth, y(v)], dash);
   }
   const dots = f.plot.append('g').attr('class', 'points');
   for (const p of pts)

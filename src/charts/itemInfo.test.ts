@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { itemInfoChart, stackItemInfo } from './itemInfo';
-import { count, roundedSvg } from './testing';
+import { counts, roundedSvg } from './testing';
 
 const data = {
   theta: [-2, -1, 0, 1, 2],
@@ -25,10 +25,13 @@ describe('itemInfoChart', () => {
   const svg = itemInfoChart(data, { document });
 
   it('draws two stacked layers and a total line', () => {
-    expect(count(svg, 'path.layer')).toBe(2);
-    expect(count(svg, 'path[data-layer="binary"]')).toBe(1);
-    expect(count(svg, 'path[data-layer="wrong"]')).toBe(1);
-    expect(count(svg, 'path.total')).toBe(1);
+    const layers = ['path.layer', 'path[data-layer="binary"]', 'path[data-layer="wrong"]'];
+    expect(counts(svg, [...layers, 'path.total'])).toEqual({
+      'path.layer': 2,
+      'path[data-layer="binary"]': 1,
+      'path[data-layer="wrong"]': 1,
+      'path.total': 1,
+    });
     expect(svg.querySelector('path.total title')?.textContent).toBe(
       'Total information, peak 0.600 at θ = 0.00',
     );

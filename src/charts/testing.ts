@@ -14,3 +14,8 @@ export function roundedSvg(svg: SVGSVGElement): string {
 export function count(svg: SVGSVGElement, selector: string): number {
   return svg.querySelectorAll(selector).length;
 }
+
+/** The number of elements matching each selector, to compare in one `toEqual`. */
+export function counts(svg: SVGSVGElement, selectors: string[]): Record<string, number> {
+  return Object.fromEntries(selectors.map((s) => [s, count(svg, s)]));
+}

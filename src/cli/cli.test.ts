@@ -15,22 +15,25 @@ const run = (args: string[], env: Record<string, string> = {}) =>
     env: { ...process.env, ...env },
   });
 
+/** `llm-nrm fit` of the demo's wide CSV with `model` (and `extra` flags) into `out`, quietly. */
+const fitWide = (model: string, out: string, extra: string[] = []) =>
+  run([
+    'fit',
+    path.join(NAEP, 'econ-reading.wide.csv'),
+    '--model',
+    model,
+    ...extra,
+    '--out',
+    out,
+    '--quiet',
+  ]);
+
 describe('llm-nrm CLI (bin/llm-nrm.js)', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'llmnrm-cli-'));
 
   it('fit writes fit.json with the documented fields, and info writes one row per item', () => {
     const out = path.join(dir, 'fit.json');
-    const r = run([
-      'fit',
-      path.join(NAEP, 'econ-reading.wide.csv'),
-      '--model',
-      'llmnrm',
-      '--steps',
-      '400',
-      '--out',
-      out,
-      '--quiet',
-    ]);
+    const r = fitWide('llmnrm', out, ['--steps', '400']);
     expect(r.status, r.stderr).toBe(0);
     const fit = JSON.parse(readFileSync(out, 'utf8'));
     for (const k of [
@@ -69,15 +72,7 @@ describe('llm-nrm CLI (bin/llm-nrm.js)', () => {
 
   it('binary models write slope, d, g, u per item', () => {
     const out = path.join(dir, 'fit2.json');
-    const r = run([
-      'fit',
-      path.join(NAEP, 'econ-reading.wide.csv'),
-      '--model',
-      '3pl',
-      '--out',
-      out,
-      '--quiet',
-    ]);
+    const r = fitWide('3pl', out);
     expect(r.status, r.stderr).toBe(0);
     const it = JSON.parse(readFileSync(out, 'utf8')).items[0];
     expect(Object.keys(it)).toEqual(expect.arrayContaining(['slope', 'd', 'g', 'u', 'b']));

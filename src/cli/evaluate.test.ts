@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeWideCsv } from '../core/data/write';
 import { loadDatasetFromPaths } from '../core/data/node';
 import { crossValidate } from '../core/eval/cv';
+import { CV_SUMMARY_COLUMNS } from '../core/eval/testing';
 import { simulateNominal } from '../core/model/simulate';
 import { main } from './main';
 
@@ -54,19 +55,7 @@ describe('llm-nrm evaluate', () => {
     expect(await main([...argv, '--out', out, '--per-fold', perFold, '--quiet'])).toBe(0);
     const rows = readCsv(out);
     expect(rows.map((r) => r.model)).toEqual(['nrm-soft', '2pl']);
-    expect(Object.keys(rows[0])).toEqual([
-      'model',
-      'optionAcc_mean',
-      'optionAcc_sd',
-      'optionLogLoss_mean',
-      'optionLogLoss_sd',
-      'binaryAcc_mean',
-      'binaryAcc_sd',
-      'binaryLogLoss_mean',
-      'binaryLogLoss_sd',
-      'binaryBrier_mean',
-      'binaryBrier_sd',
-    ]);
+    expect(Object.keys(rows[0])).toEqual(CV_SUMMARY_COLUMNS);
     for (const r of rows)
       for (const [k, v] of Object.entries(r))
         if (k !== 'model') expect(Number.isFinite(Number(v))).toBe(true);

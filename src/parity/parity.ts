@@ -1,20 +1,8 @@
 import { createFusedEngine, evaluateFused } from '../core/engines/fused';
 import type { Engine, Problem } from '../core/engines/types';
+import { maxRelError, testProblem } from '../core/engines/tfjs/testing';
 import { createWebGpuEngine, type WebGpuEngineOptions } from '../core/engines/webgpu/engine';
-import { channelCells } from '../core/model/cells';
-import { binaryParameterisation, nominalParameterisation } from '../core/model/params';
-import { createRng } from '../core/model/rng';
-import { simulateNominal } from '../core/model/simulate';
-import {
-  BINARY_MODELS,
-  NOMINAL_MODELS,
-  binaryLayout,
-  isBinary,
-  nominalFlags,
-  nominalLayout,
-  type Channel,
-  type ModelType,
-} from '../core/model/types';
+import { BINARY_MODELS, NOMINAL_MODELS, type Channel, type ModelType } from '../core/model/types';
 
 /** One comparison of the WebGPU engine against the fused CPU engine. */
 export interface ParityCase {
@@ -69,7 +57,7 @@ async function compareTfjs(): Promise<ParityCase[]> {
           ceGpu: ce,
           ceRel: Math.abs(ce - ceRef) / Math.abs(ceRef),
           ceOnlyRel: Math.abs(ceOnly - ceRef) / Math.abs(ceRef),
-          gradRel: g.some(Number.isNaN) ? NaN : maxRel(g, gRef),
+          gradRel: g.some(Number.isNaN) ? NaN : maxRelError(g, gRef),
         });
       } finally {
         engine.dispose();
@@ -89,35 +77,7 @@ function makeProblem(
   seed: number,
   scale = 0.8,
 ): { problem: Problem; nat: Float64Array } {
-  const { data } = simulateNominal({ J, I, seed, missing: 0.15, concentration: 20 });
-  const hard = model === 'nrm-hard' || isBinary(model);
-  const cells = channelCells(data, isBinary(model) ? 'binary' : channel, hard);
-  const rng = createRng(seed * 7919 + 17);
-  if (isBinary(model)) {
-    const layout = binaryLayout(data.J, data.I);
-    const P = binaryParameterisation(layout, model, 'default');
-    const x = Float64Array.from({ length: P.size }, () => scale * rng.normal());
-    const nat = new Float64Array(P.natSize);
-    P.toNatural(x, nat);
-    return { problem: { kind: 'binary', model, layout, cells }, nat };
-  }
-  const flags = nominalFlags(model);
-  const layout = nominalLayout(data.J, data.I, data.Kmax);
-  const P = nominalParameterisation(layout, flags, data.nOptions, 'default');
-  const x = Float64Array.from({ length: P.size }, () => scale * rng.normal());
-  const nat = new Float64Array(P.natSize);
-  P.toNatural(x, nat);
-  return { problem: { kind: 'nominal', flags, layout, cells, channel }, nat };
-}
-
-function maxRel(x: Float64Array, ref: Float64Array): number {
-  let err = 0;
-  let scale = 0;
-  for (let q = 0; q < ref.length; q++) {
-    err = Math.max(err, Math.abs(x[q] - ref[q]));
-    scale = Math.max(scale, Math.abs(ref[q]));
-  }
-  return scale > 0 ? err / scale : err;
+  return testProblem(model, { J, I, seed, scale, channel, missing: 0.15, salt: 17 });
 }
 
 async function compare(
@@ -145,7 +105,7 @@ async function compare(
       ceGpu,
       ceRel: Math.abs(ceGpu - ceRef) / Math.abs(ceRef),
       ceOnlyRel: Math.abs(ceOnly - ceRef) / Math.abs(ceRef),
-      gradRel: g.some(Number.isNaN) ? NaN : maxRel(g, gRef),
+      gradRel: g.some(Number.isNaN) ? NaN : maxRelError(g, gRef),
     };
   } finally {
     engine.dispose();

@@ -36,6 +36,15 @@ function gpuHandle(lostAt: number, name: EngineName = 'webgpu-fused'): EngineHan
   };
 }
 
+/** fitWithRecovery on `ds` with `engine`, a fresh signal and no progress listener (unless `more` overrides). */
+const recover = (engine: EngineHandle, more: Partial<Parameters<typeof fitWithRecovery>[2]> = {}) =>
+  fitWithRecovery(ds, settings, {
+    signal: new AbortController().signal,
+    engine,
+    onProgress: () => undefined,
+    ...more,
+  });
+
 const picked: EngineName[] = [];
 const pickEngine = async (name: EngineName) => {
   picked.push(name);
@@ -79,10 +88,7 @@ describe('device loss', () => {
 describe('fitWithRecovery', () => {
   it('sends checkpoints with a copy of x and the settings', async () => {
     const got: FitCheckpointRecord[] = [];
-    const fit = await fitWithRecovery(ds, settings, {
-      signal: new AbortController().signal,
-      engine: FUSED_HANDLE,
-      onProgress: () => undefined,
+    const fit = await recover(FUSED_HANDLE, {
       onCheckpoint: (c) => got.push(c),
       cadence: EVERY_5,
     });
@@ -95,18 +101,12 @@ describe('fitWithRecovery', () => {
 
   it('a resumed fit starts at the checkpoint, not at the documented start', async () => {
     const got: FitCheckpointRecord[] = [];
-    const first = await fitWithRecovery(ds, settings, {
-      signal: new AbortController().signal,
-      engine: FUSED_HANDLE,
-      onProgress: () => undefined,
+    const first = await recover(FUSED_HANDLE, {
       onCheckpoint: (c) => got.push(c),
       cadence: EVERY_5,
     });
     const cp = got[3];
-    const resumed = await fitWithRecovery(ds, settings, {
-      signal: new AbortController().signal,
-      engine: FUSED_HANDLE,
-      onProgress: () => undefined,
+    const resumed = await recover(FUSED_HANDLE, {
       resume: { x: cp.x, step: cp.step },
     });
     expect(resumed.notes).toContain('Resumed from a checkpoint at step 20 (warm start).');
@@ -121,10 +121,7 @@ describe('fitWithRecovery', () => {
   it('a lost WebGPU device continues on the next engine from the last checkpoint', async () => {
     picked.length = 0;
     const got: FitCheckpointRecord[] = [];
-    const fit = await fitWithRecovery(ds, settings, {
-      signal: new AbortController().signal,
-      engine: gpuHandle(13),
-      onProgress: () => undefined,
+    const fit = await recover(gpuHandle(13), {
       onCheckpoint: (c) => got.push(c),
       cadence: EVERY_5,
       pickEngine,
@@ -142,10 +139,7 @@ describe('fitWithRecovery', () => {
   });
 
   it('before any checkpoint, the fallback starts from the start', async () => {
-    const fit = await fitWithRecovery(ds, settings, {
-      signal: new AbortController().signal,
-      engine: gpuHandle(3, 'tfjs-webgpu'),
-      onProgress: () => undefined,
+    const fit = await recover(gpuHandle(3, 'tfjs-webgpu'), {
       cadence: EVERY_5,
       pickEngine,
       probe: noGpu,
@@ -156,10 +150,7 @@ describe('fitWithRecovery', () => {
   it('the same error on a CPU engine, or a cancel, is not retried', async () => {
     const cpu = gpuHandle(3, 'tfjs-cpu');
     await expect(
-      fitWithRecovery(ds, settings, {
-        signal: new AbortController().signal,
-        engine: cpu,
-        onProgress: () => undefined,
+      recover(cpu, {
         pickEngine,
         probe: noGpu,
       }),
@@ -167,10 +158,8 @@ describe('fitWithRecovery', () => {
     const ac = new AbortController();
     ac.abort();
     await expect(
-      fitWithRecovery(ds, settings, {
+      recover(gpuHandle(1), {
         signal: ac.signal,
-        engine: gpuHandle(1),
-        onProgress: () => undefined,
         pickEngine,
         probe: noGpu,
       }),
@@ -180,10 +169,7 @@ describe('fitWithRecovery', () => {
   it('the test hook loses a WebGPU device just after the first checkpoint', async () => {
     armDeviceLoss();
     const gpu = { ...FUSED_HANDLE, name: 'webgpu-fused' as const };
-    const fit = await fitWithRecovery(ds, settings, {
-      signal: new AbortController().signal,
-      engine: gpu,
-      onProgress: () => undefined,
+    const fit = await recover(gpu, {
       cadence: EVERY_5,
       pickEngine,
       probe: noGpu,
@@ -192,10 +178,7 @@ describe('fitWithRecovery', () => {
       'WebGPU device lost at step 5; continued on fused from the checkpoint at step 5.',
     );
     // Armed once: the next fit runs through, with no fallback.
-    const again = await fitWithRecovery(ds, settings, {
-      signal: new AbortController().signal,
-      engine: gpu,
-      onProgress: () => undefined,
+    const again = await recover(gpu, {
       cadence: EVERY_5,
       pickEngine,
       probe: noGpu,

@@ -8,7 +8,7 @@ import { cellFolds, foldCells } from './folds';
 import { infoByBenchmark } from './info';
 import { evaluateCells } from './metrics';
 import { predictorFromFit } from './predict';
-import { fitJsonFromNat } from './testing';
+import { CV_SUMMARY_COLUMNS, fitJsonFromNat } from './testing';
 import { wrongOnly } from './wrong';
 
 // Small fits: loose tolerance and a step cap keep each file well under 30 s on 2 cores.
@@ -28,19 +28,7 @@ describe('held-out cross-validation on data simulated from LLM-NRM', () => {
     });
     expect(r.perFold.length).toBe(6);
     expect(r.summary.map((s) => s.model)).toEqual(['llmnrm', '1pl']);
-    expect(Object.keys(r.summary[0])).toEqual([
-      'model',
-      'optionAcc_mean',
-      'optionAcc_sd',
-      'optionLogLoss_mean',
-      'optionLogLoss_sd',
-      'binaryAcc_mean',
-      'binaryAcc_sd',
-      'binaryLogLoss_mean',
-      'binaryLogLoss_sd',
-      'binaryBrier_mean',
-      'binaryBrier_sd',
-    ]);
+    expect(Object.keys(r.summary[0])).toEqual(CV_SUMMARY_COLUMNS);
     const [nrm, onepl] = r.summary as Record<string, number>[];
     console.log('simulated CV', JSON.stringify(r.summary));
     expect(nrm.optionLogLoss_mean).toBeLessThan(onepl.optionLogLoss_mean);

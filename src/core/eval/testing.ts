@@ -6,6 +6,21 @@ import { DEFAULT_SETTINGS } from '../fit/types';
 import { allBtilde } from '../model/nominal';
 import type { ModelType, NominalLayout, NominalModel } from '../model/types';
 
+/** The columns of a cross-validation summary row, in order (per-fold metrics, mean and sd). */
+export const CV_SUMMARY_COLUMNS = [
+  'model',
+  'optionAcc_mean',
+  'optionAcc_sd',
+  'optionLogLoss_mean',
+  'optionLogLoss_sd',
+  'binaryAcc_mean',
+  'binaryAcc_sd',
+  'binaryLogLoss_mean',
+  'binaryLogLoss_sd',
+  'binaryBrier_mean',
+  'binaryBrier_sd',
+];
+
 /** A fit.json with no LLMs or items yet. */
 export function emptyFitJson(model: ModelType, Kmax: number): FitJson {
   return {

@@ -17,20 +17,29 @@ import {
 import type { Problem } from '../types';
 
 /**
- * Test helper: a small simulated problem (mixed option counts, 20% missing)
- * for `model` (nominal models on `channel`, default option), and natural
- * parameters drawn through the model's own parameterisation, so centring,
- * positivity and unused blocks are as in a fit.
+ * Test helper: a small simulated problem (mixed option counts, 20% missing
+ * unless `missing` says otherwise) for `model` (nominal models on `channel`,
+ * default option), and natural parameters drawn through the model's own
+ * parameterisation, so centring, positivity and unused blocks are as in a
+ * fit. The parameters' random stream is seeded with seed · 7919 + `salt`.
  */
 export function testProblem(
   model: ModelType,
-  opts: { J?: number; I?: number; seed?: number; scale?: number; channel?: Channel } = {},
+  opts: {
+    J?: number;
+    I?: number;
+    seed?: number;
+    scale?: number;
+    channel?: Channel;
+    missing?: number;
+    salt?: number;
+  } = {},
 ): { problem: Problem; nat: Float64Array } {
   const { data } = simulateNominal({
     J: opts.J ?? 8,
     I: opts.I ?? 30,
     seed: opts.seed ?? 5,
-    missing: 0.2,
+    missing: opts.missing ?? 0.2,
     concentration: 20,
   });
   const hard = model === 'nrm-hard' || isBinary(model);
@@ -48,7 +57,7 @@ export function testProblem(
     problem = { kind: 'nominal', flags, layout, cells, channel };
     P = nominalParameterisation(layout, flags, data.nOptions, 'default');
   }
-  const rng = createRng((opts.seed ?? 5) * 7919 + 13);
+  const rng = createRng((opts.seed ?? 5) * 7919 + (opts.salt ?? 13));
   const x = new Float64Array(P.size);
   for (let q = 0; q < x.length; q++) x[q] = (opts.scale ?? 0.8) * rng.normal();
   const nat = new Float64Array(P.natSize);
