@@ -30,6 +30,25 @@ describe('bestByMetric', () => {
 describe('cvMetricsChart', () => {
   const svg = cvMetricsChart(data, { document });
 
+  it("keeps neighbouring panels' tick labels apart: the last tick ends at its panel's edge, labels are plain numbers", () => {
+    for (const panel of svg.querySelectorAll('g.panel')) {
+      const labels = [...panel.querySelectorAll('.tick text')];
+      expect(labels.length).toBeGreaterThanOrEqual(2);
+      expect(labels.at(-1)?.getAttribute('text-anchor')).toBe('end');
+      for (const l of labels) expect(l.textContent).toMatch(/^−?\d+(\.\d+)?$|^-?\d+(\.\d+)?$/);
+    }
+  });
+
+  it("titles every panel axis (with the metric's unit when given) and explains the marks", () => {
+    const titled = cvMetricsChart(
+      { ...data, metrics: [{ ...data.metrics[0], unit: 'share of cells' }, data.metrics[1]] },
+      { document },
+    );
+    const titles = [...titled.querySelectorAll('g.panel .axis-label')].map((t) => t.textContent);
+    expect(titles).toEqual(['share of cells', 'Binary log-loss']);
+    expect(titled.querySelector('.cv-legend')?.textContent).toContain('whisker');
+  });
+
   it('draws one panel per metric and one bar per finite cell', () => {
     expect(count(svg, 'g.panel')).toBe(2);
     expect(count(svg, 'g.cv-bar')).toBe(5);

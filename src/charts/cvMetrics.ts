@@ -1,5 +1,5 @@
 import { axisBottom, axisLeft, max, scaleBand, scaleLinear } from 'd3';
-import { createFrame, drawAxis, fmt, labelMargin, truncate } from './frame';
+import { axisLabel, createFrame, drawAxis, fmt, labelMargin, MUTED, truncate } from './frame';
 import { whisker } from './series';
 import type { ChartOptions } from './types';
 
@@ -8,6 +8,8 @@ export interface CvMetric {
   label: string;
   /** Which way is better; the best model's bar is drawn darker. */
   better: 'higher' | 'lower';
+  /** Axis title with its unit ('log-loss per cell (nats)'); the label when absent. */
+  unit?: string;
 }
 
 /** One model's mean and sd over folds of one metric. */
@@ -25,7 +27,7 @@ export interface CvMetricsData {
 }
 
 const ROW = 20;
-const GAP = 16;
+const GAP = 28;
 const BEST = '#4e79a7';
 const OTHER = '#a0cbe8';
 
@@ -51,7 +53,7 @@ export function bestByMetric(data: CvMetricsData): Map<string, string> {
  */
 export function cvMetricsChart(data: CvMetricsData, opts: ChartOptions = {}): SVGSVGElement {
   const { models, metrics } = data;
-  const margin = { top: 34, right: 12, bottom: 28, left: labelMargin(models) };
+  const margin = { top: 34, right: 16, bottom: 62, left: labelMargin(models) };
   const f = createFrame(opts, {
     width: 640,
     height: margin.top + margin.bottom + Math.max(1, models.length) * ROW,
@@ -87,7 +89,19 @@ export function cvMetricsChart(data: CvMetricsData, opts: ChartOptions = {}): SV
       .attr('text-anchor', 'middle')
       .attr('fill', 'currentColor')
       .text(`${m.label} ${m.better === 'higher' ? '↑' : '↓'}`);
-    drawAxis(panel, axisBottom(x).ticks(3), `translate(0,${f.innerHeight})`);
+    // Few ticks, and the last one ends at the panel's edge, so neighbouring panels' labels never meet.
+    const ticks = x.ticks(Math.max(2, Math.floor(pw / 60)));
+    const axis = drawAxis(
+      panel,
+      axisBottom(x).tickValues(ticks).tickFormat(x.tickFormat(ticks.length, '~g')),
+      `translate(0,${f.innerHeight})`,
+    );
+    axis
+      .selectAll<SVGTextElement, number>('.tick text')
+      .attr('text-anchor', (v) =>
+        v === ticks[ticks.length - 1] && ticks.length > 1 ? 'end' : 'middle',
+      );
+    axisLabel(panel, m.unit ?? m.label, pw / 2, f.innerHeight + 30);
     models.forEach((model, i) => {
       const c = cells.find((x) => x.model === model);
       if (!c || !Number.isFinite(c.mean)) return;
@@ -113,5 +127,12 @@ export function cvMetricsChart(data: CvMetricsData, opts: ChartOptions = {}): SV
         whisker(bar, [x(Math.max(0, c.mean - c.sd)), mid], [x(c.mean + c.sd), mid], 'currentColor');
     });
   });
+  f.plot
+    .append('text')
+    .attr('class', 'cv-legend')
+    .attr('x', 0)
+    .attr('y', f.innerHeight + 50)
+    .attr('fill', MUTED)
+    .text('Bar: mean over folds; whisker: ± 1 sd; darker bar: the best model in that panel.');
   return f.svg.node()!;
 }

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { svgToString } from './export';
+import { EXPORT_TITLE_HEIGHT, svgToString } from './export';
 import { iccChart } from './icc';
 import { thetaRankingChart } from './thetaRanking';
 
@@ -35,7 +35,33 @@ describe('svgToString', () => {
     expect(text).toContain('xmlns="http://www.w3.org/2000/svg"');
     expect(text).toContain('xmlns:xlink="http://www.w3.org/1999/xlink"');
     expect(root.getAttribute('width')).toBe('640');
-    expect(root.getAttribute('height')).toBe('320');
+    // 320 and the title band above the chart.
+    expect(root.getAttribute('height')).toBe(String(320 + EXPORT_TITLE_HEIGHT));
+  });
+
+  it('carries a visible title naming what the chart shows, above the chart', () => {
+    const icc = iccChart(
+      {
+        theta: [-4, 4],
+        traces: [
+          [0.5, 0.5],
+          [0.5, 0.5],
+        ],
+        labels: ['A', 'B'],
+        key: 0,
+      },
+      { document, title: 'Option curves of item NAEP-1 over θ' },
+    );
+    const root = parse(svgToString(icc)).documentElement;
+    const title = root.querySelector(':scope > text.export-title');
+    expect(title?.textContent).toBe('Option curves of item NAEP-1 over θ');
+    // Everything drawn sits below the band: one shifted group holds the chart.
+    const shifted = root.querySelector(':scope > g[transform]');
+    expect(shifted?.getAttribute('transform')).toBe(`translate(0,${EXPORT_TITLE_HEIGHT})`);
+    expect(root.getAttribute('viewBox')).toBe(`0 0 640 ${320 + EXPORT_TITLE_HEIGHT}`);
+    expect(
+      parse(svgToString(icc, false)).documentElement.querySelector('text.export-title'),
+    ).toBeNull();
   });
 
   it('keeps malicious labels as text, never as elements', () => {
@@ -70,6 +96,6 @@ describe('svgToString', () => {
     const attached = parse(svgToString(svg));
     host.remove();
     expect(attached.getElementsByTagName('parsererror')).toHaveLength(0);
-    expect(attached.querySelectorAll('circle')).toHaveLength(2);
+    expect(attached.querySelectorAll('circle[data-llm]')).toHaveLength(2);
   });
 });

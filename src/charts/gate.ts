@@ -1,5 +1,6 @@
 import { axisBottom, axisLeft, line, range, scaleLinear } from 'd3';
 import { axisLabel, createFrame, drawAxis, fmt, MUTED } from './frame';
+import { drawLegend } from './palette';
 import type { ChartOptions } from './types';
 
 export interface GatePoint {
@@ -22,12 +23,14 @@ export function gateCurve(w0: number, kappa: number, xs: number[]): number[] {
 
 const DOMAIN: [number, number] = [-6, 6];
 const CURVE_COLOR = '#4e79a7';
+const POINT_COLOR = '#f28e2b';
 
 /** The difficulty-gated fallback weight G against θ − b̃, with optional sampled (LLM, item) points. */
 export function gateChart(data: GateData, opts: ChartOptions = {}): SVGSVGElement {
   const f = createFrame(opts, {
-    width: 480,
-    height: 280,
+    width: 640,
+    height: 320,
+    margin: { right: 190 },
     title: `Fallback gate G = σ(w0 − κ(θ − b̃)), w0 = ${fmt(data.w0)}, κ = ${fmt(data.kappa)}`,
   });
   const x = scaleLinear().domain(DOMAIN).range([0, f.innerWidth]);
@@ -54,18 +57,46 @@ export function gateChart(data: GateData, opts: ChartOptions = {}): SVGSVGElemen
       .text(`G = 0.5 at θ − b̃ = ${fmt(mid)}`);
   }
 
-  const points = f.plot.append('g').attr('class', 'points').attr('fill', '#f28e2b');
+  // Cells beyond the axis (items far easier or harder than an LLM) are not piled on
+  // its edge as if they sat there: they become one arrow marker per side, with a count.
+  const points = f.plot.append('g').attr('class', 'points').attr('fill', POINT_COLOR);
+  const beyond = { lo: 0, hi: 0 };
   for (const p of data.points ?? []) {
     if (!Number.isFinite(p.x) || !Number.isFinite(p.g)) continue;
+    if (p.x < DOMAIN[0] || p.x > DOMAIN[1]) {
+      beyond[p.x < DOMAIN[0] ? 'lo' : 'hi']++;
+      continue;
+    }
     points
       .append('circle')
       .attr('data-llm', p.llm)
-      .attr('cx', x(Math.max(DOMAIN[0], Math.min(DOMAIN[1], p.x))))
+      .attr('cx', x(p.x))
       .attr('cy', y(p.g))
       .attr('r', 2.5)
       .attr('fill-opacity', 0.5)
       .append('title')
       .text(`${p.llm}: θ − b̃ = ${fmt(p.x)}, G = ${fmt(p.g, 3)}`);
+  }
+  for (const side of ['lo', 'hi'] as const) {
+    const n = beyond[side];
+    if (!n) continue;
+    const at = side === 'lo' ? 0 : f.innerWidth;
+    const dir = side === 'lo' ? -1 : 1;
+    const m = f.plot
+      .append('g')
+      .attr('class', 'off-scale')
+      .attr('data-side', side)
+      .attr('transform', `translate(${at},${f.innerHeight - 10})`);
+    m.append('path')
+      .attr('d', `M0,-5L${8 * dir},0L0,5Z`)
+      .attr('fill', POINT_COLOR);
+    m.append('text')
+      .attr('x', -4 * dir)
+      .attr('y', -8)
+      .attr('text-anchor', side === 'lo' ? 'start' : 'end')
+      .attr('fill', MUTED)
+      .text(`${n} beyond ${side === 'lo' ? '−6' : '+6'}`);
+    m.append('title').text(`${n} sampled cells with θ − b̃ ${side === 'lo' ? '< −6' : '> +6'}`);
   }
 
   const xs = range(121).map((i) => DOMAIN[0] + (i * (DOMAIN[1] - DOMAIN[0])) / 120);
@@ -84,5 +115,36 @@ export function gateChart(data: GateData, opts: ChartOptions = {}): SVGSVGElemen
     )
     .append('title')
     .text(`G = σ(${fmt(data.w0)} − ${fmt(data.kappa)}·(θ − b̃))`);
+
+  const nBeyond = beyond.lo + beyond.hi;
+  drawLegend(
+    f.plot,
+    [
+      { label: 'G, the fitted gate', color: CURVE_COLOR, shape: 'line', emphasis: true },
+      { label: 'an observed cell (LLM, item)', color: POINT_COLOR, shape: 'dot' },
+      ...(nBeyond
+        ? [
+            {
+              label: `cells beyond the axis (${nBeyond})`,
+              color: POINT_COLOR,
+              shape: 'triangle' as const,
+            },
+          ]
+        : []),
+    ],
+    f.innerWidth + 16,
+    8,
+    { maxChars: 30 },
+  );
+  // A gate that stays shut looks like an empty chart: say so.
+  if (Math.max(...gs) < 0.01)
+    f.plot
+      .append('text')
+      .attr('class', 'gate-note')
+      .attr('x', f.innerWidth / 2)
+      .attr('y', y(0.5))
+      .attr('text-anchor', 'middle')
+      .attr('fill', MUTED)
+      .text(`G < 0.01 over the whole axis: this fit uses almost no fallback.`);
   return f.svg.node()!;
 }

@@ -8,7 +8,7 @@ import {
   scaleDiverging,
   scaleLinear,
 } from 'd3';
-import { createFrame, drawAxis, fmt, labelMargin, truncate } from './frame';
+import { axisLabel, createFrame, drawAxis, fmt, labelMargin, truncate } from './frame';
 import type { ChartOptions } from './types';
 
 export interface HeatmapData {
@@ -17,6 +17,11 @@ export interface HeatmapData {
   /** values[row][col]. */
   values: number[][];
   title: string;
+  /** What the colours encode, with units ('δ (logit shift)'); drawn above the colour bar. */
+  legendTitle?: string;
+  /** Axis titles: what the rows and the columns are. */
+  rowTitle?: string;
+  colTitle?: string;
 }
 
 /** Largest |value| over finite cells (1 when there are none or all are 0), for a symmetric scale. */
@@ -35,7 +40,7 @@ const MISSING = '#ddd';
  * gradient so the chart needs no document-unique ids.
  */
 export function heatmapChart(data: HeatmapData, opts: ChartOptions = {}): SVGSVGElement {
-  const margin = { top: 28, right: 72, bottom: 12, left: labelMargin(data.rows) };
+  const margin = { top: 44, right: 96, bottom: 12, left: labelMargin(data.rows) + 16 };
   const f = createFrame(opts, {
     width: 480,
     height: margin.top + margin.bottom + Math.max(1, data.rows.length) * CELL,
@@ -105,5 +110,14 @@ export function heatmapChart(data: HeatmapData, opts: ChartOptions = {}): SVGSVG
       .attr('fill', color(v));
   }
   drawAxis(legend, axisRight(ly).ticks(5, '~g'), 'translate(12,0)');
+  legend
+    .append('text')
+    .attr('class', 'legend-title')
+    .attr('x', 0)
+    .attr('y', -10)
+    .attr('fill', 'currentColor')
+    .text(data.legendTitle ?? 'value');
+  axisLabel(f.plot, data.colTitle ?? 'column', f.innerWidth / 2, -28);
+  axisLabel(f.plot, data.rowTitle ?? 'row', -f.margin.left + 12, f.innerHeight / 2, true);
   return f.svg.node()!;
 }

@@ -39,12 +39,22 @@ describe('iccChart', () => {
     expect(paths).toHaveLength(3);
     expect(paths.at(-1)?.getAttribute('data-option')).toBe('1');
     expect(paths.at(-1)?.getAttribute('stroke-width')).toBe('3.5');
-    expect(paths.at(-1)?.querySelector('title')?.textContent).toBe('B: the Sun (key)');
+    expect(paths.at(-1)?.querySelector('title')?.textContent).toBe(
+      "Option B: the Sun (key): the model's P(option) over θ",
+    );
+  });
+
+  it('says what the curves are in each curve tooltip and under the legend', () => {
+    const noted = iccChart({ ...data, curveNote: 'a reference LLM (s = 1)' }, { document });
+    for (const t of noted.querySelectorAll('path.trace title'))
+      expect(t.textContent).toContain('(a reference LLM (s = 1))');
+    const lines = [...noted.querySelectorAll('.curve-note tspan')].map((t) => t.textContent);
+    expect(lines.join(' ')).toBe('Curves: a reference LLM (s = 1).');
   });
 
   it('draws a rug tick per LLM and one point per LLM per option', () => {
     expect(count(svg, '.rug line')).toBe(4);
-    expect(count(svg, 'circle')).toBe(4 * 3);
+    expect(count(svg, 'circle[data-llm]')).toBe(4 * 3);
     for (const id of ['alpha', 'beta', 'gamma', 'delta']) {
       expect(count(svg, `circle[data-llm="${id}"]`)).toBe(3);
     }
@@ -67,8 +77,9 @@ describe('iccChart', () => {
     expect(xs.every((v) => Math.abs(Number(v) - right) < 1e-9)).toBe(true);
   });
 
-  it('has a legend entry per option', () => {
-    expect(count(svg, '.legend-item')).toBe(3);
+  it("has a legend entry per option and one for the LLMs' dots", () => {
+    expect(count(svg, '.legend-item')).toBe(3 + 1);
+    expect(count(svg, '.legend-item circle')).toBe(1);
   });
 
   it('matches the snapshot', () => {

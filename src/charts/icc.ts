@@ -1,5 +1,5 @@
 import { axisBottom, axisLeft, extent, line, scaleLinear } from 'd3';
-import { axisLabel, createFrame, drawAxis, fmt } from './frame';
+import { axisLabel, createFrame, drawAxis, fmt, MUTED } from './frame';
 import { codedLabel, drawLegend, optionColor, optionLetter } from './palette';
 import type { ChartOptions } from './types';
 
@@ -20,6 +20,8 @@ export interface IccData {
   /** Index of the correct option. */
   key: number;
   llms?: IccLlm[];
+  /** What the curves stand for, in words, drawn under the legend and in each curve's tooltip. */
+  curveNote?: string;
 }
 
 /** Tooltip text for one LLM's observed distribution, e.g. "gpt: A 0.12, B 0.80 (key)". */
@@ -67,7 +69,10 @@ export function iccChart(data: IccData, opts: ChartOptions = {}): SVGSVGElement 
       .attr('stroke-width', k === data.key ? 3.5 : 1.75)
       .attr('d', path(data.theta.map((_, i) => i)))
       .append('title')
-      .text(codedLabel(data.labels, k, data.key));
+      .text(
+        `Option ${codedLabel(data.labels, k, data.key)}: the model's P(option) over θ` +
+          (data.curveNote ? ` (${data.curveNote})` : ''),
+      );
   }
 
   const llms = (data.llms ?? []).filter((l) => Number.isFinite(l.theta));
@@ -100,15 +105,42 @@ export function iccChart(data: IccData, opts: ChartOptions = {}): SVGSVGElement 
     });
   }
 
-  drawLegend(
+  const legend = drawLegend(
     f.plot,
-    data.labels.map((_, k) => ({
-      label: codedLabel(data.labels, k, data.key),
-      color: optionColor(k),
-      emphasis: k === data.key,
-    })),
+    [
+      ...data.labels.map((_, k) => ({
+        label: codedLabel(data.labels, k, data.key),
+        color: optionColor(k),
+        emphasis: k === data.key,
+      })),
+      ...(llms.length
+        ? [{ label: "an LLM's observed P", color: MUTED, shape: 'dot' as const }]
+        : []),
+    ],
     f.innerWidth + 16,
     8,
   );
+  if (data.curveNote) {
+    // A few words a line: detached nodes cannot measure text.
+    const words = `Curves: ${data.curveNote}.`.split(' ');
+    const lines: string[] = [];
+    for (const w of words) {
+      const last = lines.length - 1;
+      if (last >= 0 && (lines[last] + ' ' + w).length <= 24) lines[last] += ' ' + w;
+      else lines.push(w);
+    }
+    const note = legend
+      .append('text')
+      .attr('class', 'curve-note')
+      .attr('y', (data.labels.length + (llms.length ? 1 : 0)) * 16 + 10)
+      .attr('fill', MUTED);
+    lines.forEach((l, i) =>
+      note
+        .append('tspan')
+        .attr('x', 0)
+        .attr('dy', i ? '1.2em' : 0)
+        .text(l),
+    );
+  }
   return f.svg.node()!;
 }

@@ -25,6 +25,18 @@ describe('heatmapChart', () => {
     expect(symmetricExtent([[0.2, -0.3]])).toBe(0.3);
   });
 
+  it('titles the colour bar and both axes', () => {
+    const titled = heatmapChart(
+      { ...data, legendTitle: 'δ (logit shift)', rowTitle: 'LLM', colTitle: 'Option position' },
+      { document },
+    );
+    expect(titled.querySelector('.color-legend .legend-title')?.textContent).toBe(
+      'δ (logit shift)',
+    );
+    const axes = [...titled.querySelectorAll('.axis-label')].map((t) => t.textContent);
+    expect(axes).toEqual(['Option position', 'LLM']);
+  });
+
   it('draws rows × cols cells, diverging around white at 0', () => {
     expect(count(svg, 'rect.cell')).toBe(12);
     expect(svg.getAttribute('aria-label')).toBe('Positional bias δ');
@@ -67,10 +79,43 @@ describe('gateChart', () => {
   it('draws the curve, the G = ½ marker and the points', () => {
     expect(count(svg, 'path.gate')).toBe(1);
     expect(svg.querySelector('line.midpoint title')?.textContent).toBe('G = 0.5 at θ − b̃ = 0.50');
-    expect(count(svg, '.points circle')).toBe(3);
+    // The cell at x = 9 lies beyond the axis: an edge marker with a count, not a dot on the edge.
+    expect(count(svg, '.points circle')).toBe(2);
+    expect(svg.querySelector('.off-scale[data-side="hi"] text')?.textContent).toBe('1 beyond +6');
+    expect(count(svg, '.off-scale[data-side="lo"]')).toBe(0);
     expect(svg.querySelector('circle[data-llm="b"] title')?.textContent).toBe(
       'b: θ − b̃ = 2.00, G = 0.100',
     );
+  });
+
+  it('has a legend for the curve, the points and the off-axis marker', () => {
+    const labels = [...svg.querySelectorAll('.legend-item title')].map((t) => t.textContent);
+    expect(labels).toEqual([
+      'G, the fitted gate',
+      'an observed cell (LLM, item)',
+      'cells beyond the axis (1)',
+    ]);
+  });
+
+  it('says so when the gate stays shut over the whole axis', () => {
+    const shut = gateChart({ w0: -12, kappa: 0.1, points: [] }, { document });
+    expect(shut.querySelector('.gate-note')?.textContent).toContain('almost no fallback');
+    expect(svg.querySelector('.gate-note')).toBeNull();
+  });
+
+  it('has a legend for the curve, the points and the off-axis marker', () => {
+    const labels = [...svg.querySelectorAll('.legend-item title')].map((t) => t.textContent);
+    expect(labels).toEqual([
+      'G, the fitted gate',
+      'an observed cell (LLM, item)',
+      'cells beyond the axis (1)',
+    ]);
+  });
+
+  it('says so when the gate stays shut over the whole axis', () => {
+    const shut = gateChart({ w0: -12, kappa: 0.1, points: [] }, { document });
+    expect(shut.querySelector('.gate-note')?.textContent).toContain('almost no fallback');
+    expect(svg.querySelector('.gate-note')).toBeNull();
   });
 
   it('matches the snapshot', () => {

@@ -34,8 +34,8 @@ export interface LegendItem {
   color: string;
   /** Drawn with a thicker swatch (the key option). */
   emphasis?: boolean;
-  /** 'line' swatch for curves, 'rect' for areas/bars. */
-  shape?: 'line' | 'rect';
+  /** 'line' swatch for curves, 'rect' for areas/bars, 'dot' for points, 'triangle' for off-axis markers. */
+  shape?: 'line' | 'rect' | 'dot' | 'triangle';
 }
 
 /**
@@ -58,7 +58,11 @@ export function drawLegend(
       .attr('transform', horizontal ? `translate(${offset},0)` : `translate(0,${i * 16})`);
     offset += 34 + Math.min(item.label.length, maxChars) * 6.2;
     row.append('title').text(item.label);
-    if (item.shape === 'rect') {
+    if (item.shape === 'dot') {
+      row.append('circle').attr('cx', 7).attr('r', 3).attr('fill', item.color);
+    } else if (item.shape === 'triangle') {
+      row.append('path').attr('d', 'M3,4L11,0L3,-4Z').attr('fill', item.color);
+    } else if (item.shape === 'rect') {
       row
         .append('rect')
         .attr('width', 12)

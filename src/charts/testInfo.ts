@@ -112,6 +112,8 @@ export function testInfoChart(data: TestInfoData, opts: ChartOptions = {}): SVGS
       .attr('class', 'se-off-scale')
       .attr('x', x(data.theta[off[0]]))
       .attr('y', -4)
+      // Near the right edge the note would run past the plot: end it at the mark instead.
+      .attr('text-anchor', x(data.theta[off[0]]) > f.innerWidth * 0.6 ? 'end' : 'start')
       .attr('font-size', 11)
       .attr('fill', SE_COLOR)
       .text('↑ SE above the axis');

@@ -94,6 +94,9 @@ export function positionHeatmap(fit: FitJson, which: 'delta' | 'rho'): HeatmapDa
     cols,
     values: fit.llms.map((l) => cols.map((_, k) => l[which][k] ?? 0)),
     title: which === 'delta' ? 'Positional bias δ' : 'Fallback logits ρ',
+    legendTitle: which === 'delta' ? 'δ (logit shift)' : 'ρ (logit)',
+    rowTitle: 'LLM',
+    colTitle: 'Option position',
   };
 }
 

@@ -13,7 +13,15 @@ export function ItemDetail({ fit, ds, item }: ViewProps) {
   const it = fit.items[item];
   const text = ds.itemTexts?.[item] ?? null;
   const binary = isBinary(fit.model);
-  const icc = useMemo(() => iccData(fit, ds, item), [fit, ds, item]);
+  const icc = useMemo(
+    () => ({
+      ...iccData(fit, ds, item),
+      curveNote: binary
+        ? "the fitted item response function; dots are each LLM's observed P"
+        : 'a reference LLM (s = 1, no position bias, no fallback); dots are LLMs with their own s, δ, ρ',
+    }),
+    [fit, ds, item, binary],
+  );
   const renderIcc = useCallback(
     () =>
       iccChart(icc, {
@@ -29,6 +37,8 @@ export function ItemDetail({ fit, ds, item }: ViewProps) {
   );
   const tooltip = useCallback(
     (target: Element) => {
+      // A curve: its own description (the option, and that it is a reference LLM).
+      if (target.matches('path.trace')) return target.querySelector('title')?.textContent ?? null;
       const id = target.closest('[data-llm]')?.getAttribute('data-llm');
       const llm = id ? icc.llms?.find((l) => l.id === id) : undefined;
       if (!llm) return null;

@@ -18,11 +18,26 @@ import type { Channel } from '../../../core/model/types';
 
 /** Table 1's metrics, in the paper's order. */
 export const CV_METRICS: CvMetric[] = [
-  { key: 'optionAcc', label: 'Option acc.', better: 'higher' },
-  { key: 'optionLogLoss', label: 'Option log-loss', better: 'lower' },
-  { key: 'binaryAcc', label: 'Binary acc.', better: 'higher' },
-  { key: 'binaryLogLoss', label: 'Binary log-loss', better: 'lower' },
-  { key: 'binaryBrier', label: 'Brier', better: 'lower' },
+  {
+    key: 'optionAcc',
+    label: 'Option acc.',
+    better: 'higher',
+    unit: 'argmax = observed argmax (share)',
+  },
+  {
+    key: 'optionLogLoss',
+    label: 'Option log-loss',
+    better: 'lower',
+    unit: 'cross-entropy (nats per cell)',
+  },
+  {
+    key: 'binaryAcc',
+    label: 'Binary acc.',
+    better: 'higher',
+    unit: 'correctness predicted (share)',
+  },
+  { key: 'binaryLogLoss', label: 'Binary log-loss', better: 'lower', unit: 'nats per cell' },
+  { key: 'binaryBrier', label: 'Brier', better: 'lower', unit: 'squared error per cell' },
 ];
 
 export const SCENARIO_LABELS: Record<Channel, string> = {
