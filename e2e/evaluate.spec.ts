@@ -52,6 +52,9 @@ test('held-out prediction: table, chart and a CSV that parses', async ({ page })
   await expect(s.locator('.eval-table tbody tr')).toHaveCount(2);
   await expect(s.locator('tbody tr[data-row="llmnrm"]')).toContainText(/0\.\d{3} ± 0\.\d{3}/);
   await expect(s.locator('figure[data-chart="cv-metrics"] g.cv-bar')).toHaveCount(10);
+  // One best value marked per metric column, and a comment on the full model.
+  await expect(s.locator('.eval-table td[data-best]')).toHaveCount(5);
+  await expect(s.getByTestId('cv-comment')).toContainText('full model (llmnrm)');
 
   const csv = await download(page, s.getByRole('button', { name: 'CSV' }));
   expect(csv.name).toBe('table1-held-out-prediction.csv');
@@ -79,6 +82,7 @@ test('held-out prediction: table, chart and a CSV that parses', async ({ page })
   const svg = await download(page, s.getByRole('button', { name: 'SVG' }));
   expect(svg.name).toBe('cv-metrics.svg');
   expect(svg.bytes.toString('utf8')).toContain('class="cv-bar"');
+  expect(svg.bytes.toString('utf8')).toContain('class="export-title"');
 });
 
 test('external validity with the Arena demo: matched names, an edit, and ρ', async ({ page }) => {

@@ -7,10 +7,38 @@ import { NumberField } from '../../components/Field';
 import { EvalSection, useSectionRun } from './EvalSection';
 import { ModelChecks } from './ModelChecks';
 import { CV_MODELS, parseInteger, pickedModels } from './options';
-import { ResultTable } from './ResultTable';
+import { bestRow, ResultTable } from './ResultTable';
 import { useSavedState } from './savedState';
 import { CV_METRICS, cvChartData, meanSd } from './shape';
 import type { SectionProps } from './types';
+
+/**
+ * Says in words when the full model is not the best on held-out option
+ * log-loss (the primary criterion): a reader should not have to find it.
+ */
+function FullModelNote({ result }: { result: CrossValidateResult }) {
+  const rows = result.summary;
+  const full = rows.find((r) => r.model === 'llmnrm');
+  const at = bestRow(rows, { value: (r) => Number(r.optionLogLoss_mean), better: 'lower' });
+  if (!full || at < 0) return null;
+  const best = rows[at];
+  if (best.model === 'llmnrm')
+    return (
+      <p className="note" data-testid="cv-comment">
+        The full model (llmnrm) has the lowest held-out option log-loss here (★ marks the best value
+        in each column).
+      </p>
+    );
+  return (
+    <p className="note" data-testid="cv-comment">
+      The full model (llmnrm) is <strong>not</strong> the best on held-out option log-loss here:{' '}
+      {best.model} has {Number(best.optionLogLoss_mean).toFixed(3)} against{' '}
+      {Number(full.optionLogLoss_mean).toFixed(3)}. On these data its extra terms (sharpness,
+      position bias, fallback) do not pay for themselves in prediction; ★ marks the best value in
+      each column.
+    </p>
+  );
+}
 
 function CvResults({ result }: { result: CrossValidateResult }) {
   const render = useCallback(() => cvMetricsChart(cvChartData(result)), [result]);
@@ -28,10 +56,15 @@ function CvResults({ result }: { result: CrossValidateResult }) {
             numeric: true,
             cell: (r: (typeof result.summary)[number]) =>
               meanSd(r[`${m.key}_mean`], r[`${m.key}_sd`]),
+            best: {
+              value: (r: (typeof result.summary)[number]) => Number(r[`${m.key}_mean`]),
+              better: m.better,
+            },
           })),
         ]}
         csvRows={() => result.summary}
       />
+      <FullModelNote result={result} />
       <Chart render={render} name="cv-metrics" heading="Held-out prediction per model" />
     </>
   );

@@ -7,6 +7,20 @@ export interface ResultColumn<T> {
   label: ReactNode;
   cell: (row: T) => ReactNode;
   numeric?: boolean;
+  /** Marks the column's best row: its number and which way is better. */
+  best?: { value: (row: T) => number; better: 'higher' | 'lower' };
+}
+
+/** Index of the best finite value (first on ties), or -1 when there is none. */
+export function bestRow<T>(rows: T[], best: NonNullable<ResultColumn<T>['best']>): number {
+  let at = -1;
+  rows.forEach((r, i) => {
+    const v = best.value(r);
+    if (!Number.isFinite(v)) return;
+    const b = at < 0 ? NaN : best.value(rows[at]);
+    if (at < 0 || (best.better === 'higher' ? v > b : v < b)) at = i;
+  });
+  return at;
 }
 
 /**
@@ -30,6 +44,7 @@ export function ResultTable<T>({
   /** The core's records (plain objects of numbers and strings). */
   csvRows: () => readonly object[];
 }) {
+  const bests = columns.map((c) => (c.best ? bestRow(rows, c.best) : -1));
   const exportCsv = () => {
     const csv = toCsv(csvRows());
     downloadBlob(new Blob([csv], { type: 'text/csv' }), `${slug(name)}.csv`);
@@ -57,11 +72,21 @@ export function ResultTable<T>({
           <tbody>
             {rows.map((r, i) => (
               <tr key={rowKey(r, i)} data-row={rowKey(r, i)}>
-                {columns.map((c, j) => (
-                  <td key={j} className={c.numeric ? 'num' : undefined}>
-                    {c.cell(r)}
-                  </td>
-                ))}
+                {columns.map((c, j) => {
+                  const best = bests[j] === i;
+                  const cls = [c.numeric ? 'num' : '', best ? 'best' : ''].join(' ').trim();
+                  return (
+                    <td key={j} className={cls || undefined} data-best={best || undefined}>
+                      {c.cell(r)}
+                      {best && (
+                        <span className="best-mark" title="best in this column">
+                          {' '}
+                          ★<span className="sr-only"> (best)</span>
+                        </span>
+                      )}
+                    </td>
+                  );
+                })}
               </tr>
             ))}
           </tbody>
