@@ -132,22 +132,8 @@ export function nominalRecord(flags: NominalFlags, Kmax: number) {
   return { theta: 0, s, delta, rho, width };
 }
 
-/** Item output width of the nominal family: ga[Kmax], gc[Kmax], Σgt, Σgt·(θ − b̃), CE. */
-export const nominalItemOut = (Kmax: number) => 2 * Kmax + 3;
-
-export function nominalItemShader(o: {
-  J: number;
-  Kmax: number;
-  flags: NominalFlags;
-  channel: Channel;
-  wg: number;
-}): string {
-  const { J, Kmax: K, flags, channel, wg } = o;
-  const rec = nominalRecord(flags, K);
-  const NC = nominalItemOut(K);
-  let cellLoss: string;
-  if (channel === 'option') {
-    cellLoss = /* wgsl */ `
+/** Cell loss on the option distribution: softmax cross-entropy; e = ∂CE/∂z. */
+const OPTION_LOSS = /* wgsl */ `
       var sum = 0.0;
       for (var k = 0u; k < Kc; k++) {
         e[k] = exp(z[k] - m);
@@ -163,8 +149,9 @@ export function nominalItemShader(o: {
       for (var k = 0u; k < Kc; k++) {
         e[k] = tsum * e[k] / sum - tgt[q * KM + k];
       }`;
-  } else if (channel === 'binary') {
-    cellLoss = /* wgsl */ `
+
+/** Cell loss on correctness: binary log-loss of P(key), floored as in the fused engine; e = ∂CE/∂z. */
+const BINARY_LOSS = /* wgsl */ `
       var sum = 0.0;
       var sumD = 0.0;
       for (var k = 0u; k < Kc; k++) {
@@ -197,8 +184,9 @@ export function nominalItemShader(o: {
           e[k] = -gP * pk * (e[k] / sum);
         }
       }`;
-  } else {
-    cellLoss = /* wgsl */ `
+
+/** Cell loss on the wrong options only: cross-entropy over the distractors; e = ∂CE/∂z (0 at the key). */
+const WRONG_LOSS = /* wgsl */ `
       var mw = -3.0e38;
       for (var k = 0u; k < Kc; k++) {
         if (k != g) {
@@ -227,25 +215,9 @@ export function nominalItemShader(o: {
           e[k] = tsum * exp(z[k] - lse) - tgt[q * KM + k];
         }
       }`;
-  }
-  const consts = /* wgsl */ `
-const KM: u32 = ${K}u;
-const J: u32 = ${J}u;
-const R: u32 = ${rec.width}u;
-const REC_S: u32 = ${rec.s}u;
-const REC_D: u32 = ${rec.delta}u;
-const REC_RHO: u32 = ${rec.rho}u;
-const SHARP: bool = ${flags.sharpness};
-const POS: bool = ${flags.position};
-const FALLBACK: bool = ${flags.fallback};
-const OFF_S: u32 = J;
-const OFF_D: u32 = 2u * J;
-const OFF_RHO: u32 = 2u * J + J * KM;
-const OFF_W0: u32 = 2u * J + 2u * J * KM;
-const EPS2: f32 = ${f32(BTILDE_EPS * BTILDE_EPS)};
-const FLOOR: f32 = ${P_FLOOR};`;
-  return /* wgsl */ `${prologue({ wg, nc: NC, consts, bindings: ITEM_BINDINGS })}
-struct Bt {
+
+/** b̃ of an item and what its backward pass needs (paper eq. 10–11, smooth guard). */
+const BTILDE = /* wgsl */ `struct Bt {
   value: f32,
   num: f32,
   den: f32,
@@ -276,7 +248,40 @@ fn btilde(base: u32, Kc: u32, g: u32) -> Bt {
   let den = ip[base + g] - abar;
   let h = den / (den * den + EPS2);
   return Bt(num * h, num, den, abar, m, zs);
-}
+}`;
+
+/** Item output width of the nominal family: ga[Kmax], gc[Kmax], Σgt, Σgt·(θ − b̃), CE. */
+export const nominalItemOut = (Kmax: number) => 2 * Kmax + 3;
+
+export function nominalItemShader(o: {
+  J: number;
+  Kmax: number;
+  flags: NominalFlags;
+  channel: Channel;
+  wg: number;
+}): string {
+  const { J, Kmax: K, flags, channel, wg } = o;
+  const rec = nominalRecord(flags, K);
+  const NC = nominalItemOut(K);
+  const cellLoss = { option: OPTION_LOSS, binary: BINARY_LOSS, wrong: WRONG_LOSS }[channel];
+  const consts = /* wgsl */ `
+const KM: u32 = ${K}u;
+const J: u32 = ${J}u;
+const R: u32 = ${rec.width}u;
+const REC_S: u32 = ${rec.s}u;
+const REC_D: u32 = ${rec.delta}u;
+const REC_RHO: u32 = ${rec.rho}u;
+const SHARP: bool = ${flags.sharpness};
+const POS: bool = ${flags.position};
+const FALLBACK: bool = ${flags.fallback};
+const OFF_S: u32 = J;
+const OFF_D: u32 = 2u * J;
+const OFF_RHO: u32 = 2u * J + J * KM;
+const OFF_W0: u32 = 2u * J + 2u * J * KM;
+const EPS2: f32 = ${f32(BTILDE_EPS * BTILDE_EPS)};
+const FLOOR: f32 = ${P_FLOOR};`;
+  return /* wgsl */ `${prologue({ wg, nc: NC, consts, bindings: ITEM_BINDINGS })}
+${BTILDE}
 
 ${entry('it', 'P.nItems')}
   let grad = P.needGrad != 0u;
