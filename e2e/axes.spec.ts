@@ -34,6 +34,26 @@ test('every quantitative axis in every view of the demo has a title', async ({ p
   }
 });
 
+test('chart text is drawn at 11 px or more on screen (1,400 px wide window)', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await open(page, true);
+  for (const tab of ['Items', 'Information', 'Distractors', 'LLMs', 'Psychometrics']) {
+    await openTab(page, tab);
+    await expect(page.locator('figure[data-chart] svg').first()).toBeVisible();
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll('figure[data-chart] svg')].flatMap((svg) => {
+        const scale = svg.getBoundingClientRect().width / (svg.viewBox.baseVal.width || 1);
+        return [...svg.querySelectorAll('text')]
+          .filter((t) => t.textContent?.trim())
+          .map((t) => parseFloat(getComputedStyle(t).fontSize) * scale)
+          .filter((px) => px < 10.9)
+          .map((px) => `${svg.closest('figure')?.getAttribute('data-chart')}: ${px.toFixed(1)} px`);
+      }),
+    );
+    expect([...new Set(small)], tab).toEqual([]);
+  }
+});
+
 test('an exported SVG carries a visible title naming its item', async ({ page }) => {
   await open(page, true);
   const fig = chartStartingWith(page, 'icc-');
