@@ -41,7 +41,7 @@ test('chart text is drawn at 11 px or more on screen (1,400 px wide window)', as
     await openTab(page, tab);
     await expect(page.locator('figure[data-chart] svg').first()).toBeVisible();
     const small = await page.evaluate(() =>
-      [...document.querySelectorAll('figure[data-chart] svg')].flatMap((svg) => {
+      [...document.querySelectorAll<SVGSVGElement>('figure[data-chart] svg')].flatMap((svg) => {
         const scale = svg.getBoundingClientRect().width / (svg.viewBox.baseVal.width || 1);
         return [...svg.querySelectorAll('text')]
           .filter((t) => t.textContent?.trim())

@@ -38,6 +38,8 @@ test('the first visit says what the demo is (dismissible), and eq. 10 opens the 
   await page.getByRole('link', { name: 'eq. 10' }).click();
   await expect(page.getByTestId('model-summary')).toHaveAttribute('open', '');
   await expect(page.locator('#eq-10')).toBeInViewport();
+  // Every equation of the paper's model section, 1 to 15, in the app's own words.
+  await expect(page.locator('.equations dt')).toHaveCount(15);
   await guide.getByRole('button', { name: 'Got it' }).click();
   await expect(guide).toHaveCount(0);
   await page.reload();
