@@ -4,11 +4,12 @@
  * Every write is fire-and-forget: the UI never waits on storage.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { FitJson, FitSettings } from '../../core/fit/types';
+import type { FitSettings } from '../../core/fit/types';
 import type { FitCheckpointRecord } from '../../shared/checkpoint';
 import type { LoadedData } from '../state';
 import type { Workbench } from '../useWorkbench';
 import type { SavedCheckpoint } from './records';
+import { StoredFits } from './storedFits';
 import {
   addFit,
   clearCheckpoint,
@@ -69,10 +70,9 @@ export function useSession(
   const [restoredFrom, setRestoredFrom] = useState<number | null>(null);
   const [interrupted, setInterrupted] = useState<SavedCheckpoint | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  // What the store holds: the data object, and each stored fit's key by its FitJson.
+  // What the store holds: the data object, and the fits by id (storedFits.ts).
   const storedData = useRef<LoadedData | null>(null);
-  const keys = useRef(new Map<FitJson, Promise<IDBValidKey>>());
-  const listed = useRef(new Set<FitJson>());
+  const [storedFits] = useState(() => new StoredFits({ add: addFit, remove: deleteFit }));
   const wbRef = useRef(wb);
   useEffect(() => {
     wbRef.current = wb;
@@ -104,8 +104,7 @@ export function useSession(
         const now = wbRef.current;
         if (!session || now.state.data) return setStatus('none');
         storedData.current = session.data;
-        for (const { key, saved } of session.fits)
-          keys.current.set(saved.fit, Promise.resolve(key));
+        storedFits.restoring(session.fits.map((f) => f.key));
         void now.restore(
           session.data,
           session.fits.map((f) => f.saved),
@@ -120,32 +119,18 @@ export function useSession(
         setStatus('unavailable');
       },
     );
-  }, [onSettings, restore]);
+  }, [onSettings, restore, storedFits]);
 
   // Mirror the data and the list of fits into the store.
   useEffect(() => {
     if (status === 'checking' || status === 'unavailable') return;
     if (state.data && state.data !== storedData.current) {
       storedData.current = state.data;
-      keys.current.clear();
+      storedFits.clear();
       write(saveData(state.data));
     }
-    // Removed: listed last time, not now (a restored fit not yet listed is not removed).
-    const shown = new Set(state.fits.map((f) => f.fit));
-    for (const fit of listed.current) {
-      const key = keys.current.get(fit);
-      if (shown.has(fit) || !key) continue;
-      keys.current.delete(fit);
-      write(key.then(deleteFit));
-    }
-    listed.current = shown;
-    for (const f of state.fits)
-      if (!keys.current.has(f.fit)) {
-        const key = addFit(f);
-        keys.current.set(f.fit, key);
-        write(key);
-      }
-  }, [state.data, state.fits, status, write]);
+    storedFits.sync(state.fits).forEach(write);
+  }, [state.data, state.fits, status, write, storedFits]);
 
   // A fit that ends (done or cancelled) drops its checkpoint; one that fails keeps it, to resume.
   const wasRunning = useRef(false);
@@ -170,8 +155,7 @@ export function useSession(
     clearSession().then(
       () => {
         storedData.current = null;
-        keys.current.clear();
-        listed.current.clear();
+        storedFits.clear();
         setInterrupted(null);
         setRestoredFrom(null);
         setStatus('cleared');
@@ -179,7 +163,7 @@ export function useSession(
       },
       (e: unknown) => setProblem(`Could not clear the saved session (${String(e)}).`),
     );
-  }, []);
+  }, [storedFits]);
 
   const resume = useCallback(
     (engine: FitSettings['engine']) => {
