@@ -7,7 +7,7 @@
  */
 import Papa from 'papaparse';
 import { PendingText, RowEndScanner } from './pending.ts';
-import { DataError, quoted } from './types.ts';
+import { DataError, quoted, type LoadWarning } from './types.ts';
 
 /** Progress and cancellation, shared by every incremental parser. */
 export interface StreamOptions {
@@ -154,6 +154,21 @@ export function requireColumn(file: string, h: CsvHeader, name: string, expected
   if (i !== undefined) return i;
   checkDelimiter(file, h.raw);
   throw new DataError(`missing required column '${name}'`, file, 1, name, expected);
+}
+
+/** Warns (on line 1) of header columns the format does not read, when there are any. */
+export function warnIgnoredColumns(
+  sink: { warn(w: LoadWarning): void },
+  file: string,
+  names: readonly string[],
+): void {
+  if (names.length > 0)
+    sink.warn({
+      file,
+      line: 1,
+      code: 'ignored-column',
+      message: `ignored columns: ${names.join(', ')}`,
+    });
 }
 
 /** Throws when a header line is separated by ';' or tabs rather than commas. */

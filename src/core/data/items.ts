@@ -6,6 +6,7 @@ import type { DatasetBuilder, ItemsTable } from './builder.ts';
 import {
   CsvChunkReader,
   requireColumn,
+  warnIgnoredColumns,
   type ChunkParser,
   type CsvHeader,
   type StreamOptions,
@@ -42,13 +43,7 @@ export function createItemsParser(
     const known = new Set(['item', 'key', 'n_options', 'benchmark', 'question']);
     OPTION_LABELS.forEach((l) => known.add(`option_${l}`));
     const extra = h.names.filter((n) => n !== '' && !known.has(n));
-    if (extra.length > 0)
-      builder.warn({
-        file,
-        line: 1,
-        code: 'ignored-column',
-        message: `ignored columns: ${extra.join(', ')}`,
-      });
+    warnIgnoredColumns(builder, file, extra);
   };
 
   const onRow = (f: string[], line: number) => {

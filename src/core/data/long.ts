@@ -5,7 +5,13 @@
  */
 import { OptionRowBlock } from './block.ts';
 import type { DatasetBuilder } from './builder.ts';
-import { CsvChunkReader, requireColumn, type ChunkParser, type CsvHeader } from './csv.ts';
+import {
+  CsvChunkReader,
+  requireColumn,
+  warnIgnoredColumns,
+  type ChunkParser,
+  type CsvHeader,
+} from './csv.ts';
 import type { ValueOptions } from './wide.ts';
 import { checkDeclared, readLabel, readNumber } from './values.ts';
 import { DataError, type ValueKind, quoted } from './types.ts';
@@ -58,13 +64,7 @@ export function createLongParser(
     reason = opts.valueKind ? 'override' : `column name '${valueName}'`;
     block.valueColumn = valueName;
     const extra = h.names.filter((n) => n !== '' && ![...Object.keys(col), valueName].includes(n));
-    if (extra.length > 0)
-      builder.warn({
-        file,
-        line: 1,
-        code: 'ignored-column',
-        message: `ignored columns: ${extra.join(', ')}`,
-      });
+    warnIgnoredColumns(builder, file, extra);
   };
 
   const onRow = (f: string[], line: number) => {

@@ -32,38 +32,18 @@ export function readNumber(s: string, at: Place): number {
   if (t === '') return NaN;
   const v = Number(t);
   if (Number.isFinite(Math.fround(v)) && !isRadixLiteral(t)) return v;
+  const bad = (message: string, expected = 'a finite number') =>
+    new DataError(message, at.file, at.line, at.column, expected);
   if (Number.isFinite(v) && !isRadixLiteral(t))
-    throw new DataError(
+    throw bad(
       `value ${quoted(t)} is beyond the float32 range the data set is stored in`,
-      at.file,
-      at.line,
-      at.column,
       'a number between -3.4e38 and 3.4e38',
     );
-  if (Number.isNaN(v) && /^[-+]?nan$/i.test(t))
-    throw new DataError(
-      `value ${quoted(t)} is NaN`,
-      at.file,
-      at.line,
-      at.column,
-      'a finite number',
-    );
+  if (Number.isNaN(v) && /^[-+]?nan$/i.test(t)) throw bad(`value ${quoted(t)} is NaN`);
   if (/^[-+]?inf(inity)?$/i.test(t) || v === Infinity || v === -Infinity)
-    throw new DataError(
-      `value ${quoted(t)} is infinite`,
-      at.file,
-      at.line,
-      at.column,
-      'a finite number',
-    );
+    throw bad(`value ${quoted(t)} is infinite`);
   const hint = /^n\/?a$/i.test(t) ? ' (leave the cell blank for a missing option)' : '';
-  throw new DataError(
-    `non-numeric value ${quoted(t)}${hint}`,
-    at.file,
-    at.line,
-    at.column,
-    'a finite number',
-  );
+  throw bad(`non-numeric value ${quoted(t)}${hint}`);
 }
 
 /** True for '0x1F', '0b1', '0o7': literals `Number` reads but a CSV number is not. */

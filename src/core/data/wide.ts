@@ -7,6 +7,7 @@ import type { DatasetBuilder } from './builder.ts';
 import {
   CsvChunkReader,
   requireColumn,
+  warnIgnoredColumns,
   type ChunkParser,
   type CsvHeader,
   type StreamOptions,
@@ -82,13 +83,7 @@ export function createWideParser(
     optCol = Array.from(optCol, (c) => c ?? -1);
     if (optCol.filter((c) => c >= 0).length < 2)
       throw new DataError('fewer than two option columns', file, 1, undefined, EXPECTED);
-    if (ignored.length > 0)
-      builder.warn({
-        file,
-        line: 1,
-        code: 'ignored-column',
-        message: `ignored columns: ${ignored.join(', ')}`,
-      });
+    warnIgnoredColumns(builder, file, ignored);
     if (opts.valueKind) declared = { kind: opts.valueKind, reason: 'override' };
     else if (prefix === 'p_') declared = { kind: 'prob', reason: 'column prefix p_' };
     else if (prefix === 'logp_') declared = { kind: 'logprob', reason: 'column prefix logp_' };
