@@ -90,24 +90,29 @@ describe('eq. 10: the difficulty index b̃, by hand', () => {
 });
 
 describe('eq. 13: the full LLM-NRM response distribution, by hand', () => {
-  it('with s, δ, ρ and the gate G (θ = 0.7, s = 1.3, w0 = −2, κ = 1)', () => {
-    const { L, nat } = tinyNat(A, THETA, S, W0, KAPPA);
+  // [a, θ, s, w0, κ], b̃, then G and p by hand.
+  it.each([
+    {
+      name: 'with s, δ, ρ and the gate G (θ = 0.7, s = 1.3, w0 = −2, κ = 1)',
+      args: [A, THETA, S, W0, KAPPA] as Parameters<typeof tinyNat>,
+      bt: 0.8785716481021927,
+      G: 0.13926257031616346,
+      p: [0.432937216481542, 0.3713559322317941, 0.19570685128666393],
+    },
+    {
+      name: 'with the gate mostly open (guarded b̃ = 14.03, θ = −1.2, s = 0.8, w0 = −0.5, κ = 0.1)',
+      args: [[0.1, 0.03, -0.13], -1.2, 0.8, -0.5, 0.1] as Parameters<typeof tinyNat>,
+      bt: 14.031266738128187,
+      G: 0.7355811900054254,
+      p: [0.49436466514891764, 0.23828012840756477, 0.2673552064435175],
+    },
+  ])('$name', ({ args, bt, G, p: want }) => {
+    const { L, nat } = tinyNat(...args);
     const p = new Float64Array(3);
-    const G = nominalProbs(nat, L, nominalFlags('llmnrm'), 0, 0, 3, 0.8785716481021927, p);
-    close(G, 0.13926257031616346);
-    close(p[0], 0.432937216481542);
-    close(p[1], 0.3713559322317941);
-    close(p[2], 0.19570685128666393);
-  });
-
-  it('with the gate mostly open (guarded b̃ = 14.03, θ = −1.2, s = 0.8, w0 = −0.5, κ = 0.1)', () => {
-    const { L, nat } = tinyNat([0.1, 0.03, -0.13], -1.2, 0.8, -0.5, 0.1);
-    const p = new Float64Array(3);
-    const G = nominalProbs(nat, L, nominalFlags('llmnrm'), 0, 0, 3, 14.031266738128187, p);
-    close(G, 0.7355811900054254);
-    close(p[0], 0.49436466514891764);
-    close(p[1], 0.23828012840756477);
-    close(p[2], 0.2673552064435175);
+    close(nominalProbs(nat, L, nominalFlags('llmnrm'), 0, 0, 3, bt, p), G);
+    close(p[0], want[0]);
+    close(p[1], want[1]);
+    close(p[2], want[2]);
   });
 
   it('reduces to Bock’s NRM without the LLM terms (nrm-soft ignores s, δ, ρ, w0, κ)', () => {
