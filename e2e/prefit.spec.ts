@@ -25,7 +25,7 @@ test('loaded items are listed at once, before any fit, with accuracy and choice 
   ).toBeInViewport();
 });
 
-test('while the automatic fit runs, its progress and Cancel sit above the loaded items', async ({
+test('while the automatic fit runs, its progress and a stop button sit above the loaded items', async ({
   page,
 }) => {
   await openPlain(page);
@@ -33,7 +33,8 @@ test('while the automatic fit runs, its progress and Cancel sit above the loaded
   const running = page.getByTestId('fit-running');
   await expect(running).toBeVisible();
   await expect(running).toContainText('Fitting llmnrm to 18 LLMs × 345 items');
-  await expect(running.getByRole('button', { name: 'Cancel' })).toBeInViewport();
+  await expect(running.getByRole('button', { name: 'Stop fitting' })).toBeInViewport();
+  await expect(page.getByRole('button', { name: 'Cancel', exact: true })).toBeInViewport();
   await expect(page.getByTestId('loaded-items')).toBeVisible();
   await waitState(page, 'fitted', 90_000);
   await expect(page.getByTestId('loaded-items')).toHaveCount(0);

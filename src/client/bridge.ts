@@ -76,9 +76,11 @@ export class WorkerBridge {
     sources: LoadSource[],
     opts: LoadOptions,
     onProgress: (p: LoadProgress) => void,
+    /** Have the worker save the data set to the session store too. */
+    store = false,
   ): Promise<LoadResult> {
     const res = await this.call(signal, (api, id) =>
-      api.load(sources, opts, Comlink.proxy(onProgress), id),
+      api.load(sources, opts, Comlink.proxy(onProgress), id, store),
     );
     this.lastDataset = res.dataset;
     return res;

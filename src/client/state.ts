@@ -22,6 +22,8 @@ export interface LoadedData {
   summary: DatasetSummary;
   files: string[];
   seconds: number;
+  /** The worker saved this data set to the session store itself (see worker/storeData.ts). */
+  storedInWorker?: boolean;
 }
 
 export interface FitEntry {

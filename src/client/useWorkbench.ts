@@ -109,14 +109,27 @@ export function useWorkbench(
         ctx.failAs('Could not load the data');
         const names = sources.map((s) => s.name);
         dispatch({ type: 'loadStart', files: names });
-        const res = await getBridge().load(ctx.signal, sources, opts, (progress) => {
-          if (ctx.live()) dispatch({ type: 'loadProgress', progress });
-        });
+        // The worker saves the data to the session store itself (no clone of it here).
+        const res = await getBridge().load(
+          ctx.signal,
+          sources,
+          opts,
+          (progress) => {
+            if (ctx.live()) dispatch({ type: 'loadProgress', progress });
+          },
+          true,
+        );
         if (!ctx.live()) return false;
         ds = res.dataset;
         dispatch({
           type: 'loadDone',
-          data: { dataset: ds, summary: res.summary, files: names, seconds: res.seconds },
+          data: {
+            dataset: ds,
+            summary: res.summary,
+            files: names,
+            seconds: res.seconds,
+            storedInWorker: res.storedInWorker,
+          },
         });
       }
       for (const f of fitFiles) {

@@ -35,6 +35,8 @@ export interface LoadResult {
   summary: DatasetSummary;
   /** Seconds the worker spent reading and parsing. */
   seconds: number;
+  /** The worker saved the data set to the session store (asked for, and it worked). */
+  storedInWorker?: boolean;
 }
 
 /** Which engine a choice resolves to on this machine, and why. */

@@ -25,6 +25,7 @@ import type {
   LoadSource,
 } from '../shared/protocol';
 import { throttle } from '../shared/throttle';
+import { storeData } from './storeData';
 import { datasetBuffers, copyDataset } from './transfer';
 
 keepErrorFields();
@@ -67,19 +68,21 @@ const api = {
     opts: LoadOptions,
     onProgress: (p: LoadProgress) => void,
     callId: number,
+    /** Also save the data set to the session store (so the main thread need not clone it). */
+    store = false,
   ): Promise<LoadResult> {
     const ac = register(callId);
     const t0 = performance.now();
     try {
       const ds = await readSources(sources, opts, onProgress, ac.signal);
       dataset = ds;
+      const summary = datasetSummary(ds);
+      const seconds = (performance.now() - t0) / 1000;
+      const files = sources.map((s) => s.name);
+      const storedInWorker = store && (await storeData({ dataset: ds, summary, files, seconds }));
       // The worker keeps its data set; the client gets a transferred copy.
       const copy = copyDataset(ds);
-      const result: LoadResult = {
-        dataset: copy,
-        summary: datasetSummary(ds),
-        seconds: (performance.now() - t0) / 1000,
-      };
+      const result: LoadResult = { dataset: copy, summary, seconds, storedInWorker };
       return Comlink.transfer(result, datasetBuffers(copy));
     } finally {
       controllers.delete(callId);

@@ -30,8 +30,9 @@ export function PreFit({
             Fitting {running.settings.model} to {J} LLMs × {I} items: {progressLine(running)}. The
             curves appear here when it is done.
           </p>
+          {/* "Stop", not a second "Cancel": the Fit panel's Cancel stays the one Cancel. */}
           <button type="button" onClick={onCancel}>
-            Cancel
+            Stop fitting
           </button>
         </div>
       ) : (

@@ -8,8 +8,9 @@ import type { FitJson } from '../../core/fit/types';
 import type { FitCheckpointRecord } from '../../shared/checkpoint';
 import type { FitEntry, LoadedData } from '../state';
 
-/** Bumped when a record's layout changes; older records are then ignored. */
-export const RECORD_VERSION = 1;
+import { RECORD_VERSION } from '../../worker/idb';
+
+export { RECORD_VERSION };
 
 /** The loaded data set (typed arrays stored as they are), its summary and file names. */
 export interface SavedData extends LoadedData {

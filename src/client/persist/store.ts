@@ -5,7 +5,7 @@
  */
 import type { FitCheckpointRecord } from '../../shared/checkpoint';
 import type { FitEntry, LoadedData } from '../state';
-import { done, transact } from './db';
+import { CURRENT, done, transact } from '../../worker/idb';
 import {
   RECORD_VERSION,
   toSession,
@@ -16,10 +16,13 @@ import {
   type Session,
 } from './records';
 
-const CURRENT = 'current';
-
-/** Saves new data; the fits and checkpoint of the previous data go with it. */
+/**
+ * Saves new data; the fits and checkpoint of the previous data go with it.
+ * Data the worker has already stored (`storedInWorker`) is not written again:
+ * cloning its arrays here would block the main thread.
+ */
 export function saveData(data: LoadedData, now = Date.now()): Promise<void> {
+  if (data.storedInWorker) return Promise.resolve();
   const rec: SavedData = { ...data, version: RECORD_VERSION, savedAt: now };
   return transact(['data', 'fits', 'checkpoint'], 'readwrite', (tx) => {
     tx.objectStore('fits').clear();

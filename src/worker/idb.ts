@@ -1,6 +1,9 @@
 /**
  * A thin promise layer over the raw IndexedDB API: one connection, opened on
- * first use, and one helper that runs a transaction to completion.
+ * first use, and one helper that runs a transaction to completion. Both the
+ * worker (which saves a freshly loaded data set, so the main thread never
+ * structured-clones its arrays) and the client's session store use it; it
+ * needs only IndexedDB, which pages and workers both have.
  */
 
 export const DB_NAME = 'llm-nrm-workbench';
@@ -13,6 +16,11 @@ const STORES: { name: StoreName; autoIncrement: boolean }[] = [
   { name: 'fits', autoIncrement: true },
   { name: 'checkpoint', autoIncrement: false },
 ];
+
+/** Bumped when a record's layout changes; older records are then ignored. */
+export const RECORD_VERSION = 1;
+/** The key of the one data record and the one checkpoint record. */
+export const CURRENT = 'current';
 
 let opening: Promise<IDBDatabase> | null = null;
 
