@@ -4,6 +4,7 @@ import type { LoadOptions } from '../../shared/protocol';
 import { fromDataTransfer, fromFileList, type NamedFile } from '../dropped';
 import type { AppState } from '../state';
 import { Field } from './Field';
+import { HiddenFileInput } from './HiddenFileInput';
 import { LoadProgressView } from './LoadProgressView';
 
 export interface LoadPanelProps {
@@ -64,33 +65,21 @@ export function LoadPanel({ loading, onFiles, onDemo, onCancel }: LoadPanelProps
             Load demo
           </button>
         </div>
-        <input
+        <HiddenFileInput
           ref={input}
           id={`${id}-file`}
-          className="sr-only"
-          type="file"
           multiple
           accept=".csv,.jsonl,.json,.txt,.gz,.parquet,.eval"
-          aria-label="Data files"
-          data-testid="file-input"
-          tabIndex={-1}
-          onChange={(e) => {
-            take(fromFileList(e.target.files ?? []));
-            e.target.value = '';
-          }}
+          label="Data files"
+          testId="file-input"
+          onFiles={(files) => take(fromFileList(files ?? []))}
         />
-        <input
+        <HiddenFileInput
           ref={folder}
-          className="sr-only"
-          type="file"
-          aria-label="A folder of data files (harness logs in per-model folders)"
-          data-testid="folder-input"
-          tabIndex={-1}
-          {...{ webkitdirectory: '' }}
-          onChange={(e) => {
-            take(fromFileList(e.target.files ?? []));
-            e.target.value = '';
-          }}
+          directory
+          label="A folder of data files (harness logs in per-model folders)"
+          testId="folder-input"
+          onFiles={(files) => take(fromFileList(files ?? []))}
         />
       </div>
       <details className="options">

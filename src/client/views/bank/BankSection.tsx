@@ -4,6 +4,7 @@ import type { ItemBank } from '../../../core/bank/bank';
 import { bankJson, bankSummary, parameterTableCsv, readBankText } from './files';
 import { dispatchBank, runTask, type Task } from './store';
 import { TaskStatus } from './TaskStatus';
+import { HiddenFileInput } from '../../components/HiddenFileInput';
 
 export interface BankSectionProps {
   /** The bank in use: the loaded one, or the shown fit's. */
@@ -82,18 +83,12 @@ export function BankSection({ bank, label, loaded, fitBank, task }: BankSectionP
           </button>
         )}
         <span className="muted small">or drop a bank.json here</span>
-        <input
+        <HiddenFileInput
           ref={input}
-          className="sr-only"
-          type="file"
           accept=".json,application/json"
-          aria-label="Bank file"
-          data-testid="bank-file-input"
-          tabIndex={-1}
-          onChange={(e) => {
-            loadBankFile(e.target.files?.[0]);
-            e.target.value = '';
-          }}
+          label="Bank file"
+          testId="bank-file-input"
+          onFiles={(files) => loadBankFile(files?.[0])}
         />
       </div>
       <TaskStatus name="bank" task={task} />

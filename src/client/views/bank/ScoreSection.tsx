@@ -11,6 +11,7 @@ import { DEMO_FILES } from '../../useWorkbench';
 import { getBridge } from '../../bridge';
 import { dispatchBank, runTask, type BankUiState } from './store';
 import { TaskStatus } from './TaskStatus';
+import { HiddenFileInput } from '../../components/HiddenFileInput';
 
 /** The demo's first 14 LLMs calibrate the bank; the other 4 are scored. */
 export const DEMO_CALIBRATION_LLMS = 14;
@@ -141,19 +142,13 @@ export function ScoreSection(props: {
             Score the loaded new LLMs against this bank
           </button>
         )}
-        <input
+        <HiddenFileInput
           ref={input}
-          className="sr-only"
-          type="file"
           multiple
           accept=".csv,.jsonl,.txt"
-          aria-label="New LLM data files"
-          data-testid="new-data-input"
-          tabIndex={-1}
-          onChange={(e) => {
-            scoreFiles(fromFileList(e.target.files ?? []), bank, against);
-            e.target.value = '';
-          }}
+          label="New LLM data files"
+          testId="new-data-input"
+          onFiles={(files) => scoreFiles(fromFileList(files ?? []), bank, against)}
         />
       </div>
       <TaskStatus name="score" task={task} />

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { loadArenaDemo, readMap, readScores, type MapFile, type ScoresFile } from './externalFiles';
+import { HiddenFileInput } from '../../components/HiddenFileInput';
 
 /**
  * Where external scores come from: a dropped or picked CSV, an optional name
@@ -64,31 +65,19 @@ export function ScoreSources({
             Load Arena demo scores
           </button>
         </div>
-        <input
+        <HiddenFileInput
           ref={scoresInput}
-          className="sr-only"
-          type="file"
           accept=".csv,.txt"
-          aria-label="External scores CSV"
-          data-testid="scores-input"
-          tabIndex={-1}
-          onChange={(e) => {
-            onFile('scores', e.target.files?.[0]);
-            e.target.value = '';
-          }}
+          label="External scores CSV"
+          testId="scores-input"
+          onFiles={(files) => onFile('scores', files?.[0])}
         />
-        <input
+        <HiddenFileInput
           ref={mapInput}
-          className="sr-only"
-          type="file"
           accept=".csv,.txt"
-          aria-label="Name map CSV"
-          data-testid="map-input"
-          tabIndex={-1}
-          onChange={(e) => {
-            onFile('map', e.target.files?.[0]);
-            e.target.value = '';
-          }}
+          label="Name map CSV"
+          testId="map-input"
+          onFiles={(files) => onFile('map', files?.[0])}
         />
       </div>
       {loadError && (
