@@ -24,6 +24,8 @@ export function Field({
 export function NumberField(props: {
   label: string;
   min: number;
+  step?: number;
+  placeholder?: string;
   value: string;
   onChange: (v: string) => void;
 }) {
@@ -32,6 +34,8 @@ export function NumberField(props: {
       <input
         type="number"
         min={props.min}
+        step={props.step}
+        placeholder={props.placeholder}
         value={props.value}
         onChange={(e) => props.onChange(e.target.value)}
       />

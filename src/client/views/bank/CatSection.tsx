@@ -6,7 +6,7 @@ import type { ItemText } from '../../../core/data/types';
 import type { CatSource } from '../../../shared/bankProtocol';
 import { Chart } from '../../components/Chart';
 import { DataTable, type Column } from '../../components/DataTable';
-import { Field } from '../../components/Field';
+import { NumberField } from '../../components/Field';
 import { getBridge } from '../../bridge';
 import { catSettings, downloadTiny, STOP_TEXT } from './catForm';
 import { InteractiveCat } from './InteractiveCat';
@@ -33,6 +33,15 @@ const STEP_COLUMNS: Column<StepRow>[] = [
   { key: 'theta', label: 'θ after', value: (r) => r.theta, numeric: true },
   { key: 'se', label: 'SE after', value: (r) => r.se, numeric: true },
 ];
+
+/** The LLMs of one group as options whose values say the group and the index. */
+function llmOptions(group: 'new' | 'calibration', names: readonly string[]) {
+  return names.map((l, j) => (
+    <option key={l} value={`${group}:${j}`}>
+      {l}
+    </option>
+  ));
+}
 
 /** Adaptive testing: simulated against an LLM's full responses, or interactive. */
 export function CatSection(props: CatSectionProps) {
@@ -87,42 +96,22 @@ export function CatSection(props: CatSectionProps) {
           <label htmlFor={`${id}-llm`}>LLM</label>
           <select id={`${id}-llm`} value={chosen} onChange={(e) => setPick(e.target.value)}>
             {newLlms.length > 0 && (
-              <optgroup label="New LLMs">
-                {newLlms.map((l, j) => (
-                  <option key={l} value={`new:${j}`}>
-                    {l}
-                  </option>
-                ))}
-              </optgroup>
+              <optgroup label="New LLMs">{llmOptions('new', newLlms)}</optgroup>
             )}
             <optgroup label="Calibration data">
-              {calibrationLlms.map((l, j) => (
-                <option key={l} value={`calibration:${j}`}>
-                  {l}
-                </option>
-              ))}
+              {llmOptions('calibration', calibrationLlms)}
             </optgroup>
           </select>
         </div>
-        <Field label="Max items">
-          <input
-            type="number"
-            min={1}
-            step={1}
-            value={maxItems}
-            onChange={(e) => setMaxItems(e.target.value)}
-          />
-        </Field>
-        <Field label="SE target (optional)">
-          <input
-            type="number"
-            min={0}
-            step={0.01}
-            placeholder="none"
-            value={se}
-            onChange={(e) => setSe(e.target.value)}
-          />
-        </Field>
+        <NumberField label="Max items" min={1} step={1} value={maxItems} onChange={setMaxItems} />
+        <NumberField
+          label="SE target (optional)"
+          min={0}
+          step={0.01}
+          placeholder="none"
+          value={se}
+          onChange={setSe}
+        />
         <button type="button" className="primary" onClick={run} disabled={!chosen}>
           Run adaptive test
         </button>
