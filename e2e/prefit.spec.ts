@@ -17,7 +17,7 @@ test('loaded items are listed at once, before any fit, with accuracy and choice 
   await waitState(page, 'loaded');
   const items = page.getByTestId('loaded-items');
   await expect(items).toBeVisible();
-  await expect(items.getByTestId('table-count')).toHaveText('100 of 345 shown');
+  await expect(items.getByTestId('table-count')).toHaveText('50 of 345 shown');
   await expect(items.locator('tbody tr').first()).toContainText('✓');
   await expect(items.getByTestId('loaded-item-text')).toContainText('top choice');
   await expect(

@@ -96,7 +96,7 @@ export function LoadedItems({ ds, preview }: { ds: Dataset; preview?: ItemPrevie
         searchKeys={SEARCH}
         selected={sel}
         onSelect={(r) => setSel(r.index)}
-        pageSize={100}
+        pageSize={50}
       />
       {text && (
         <div className="item-text" data-testid="loaded-item-text">
