@@ -5,6 +5,7 @@ import { fromDataTransfer, fromFileList, type NamedFile } from '../dropped';
 import type { AppState } from '../state';
 import { Field } from './Field';
 import { HiddenFileInput } from './HiddenFileInput';
+import { useDropTarget } from '../useDropTarget';
 import { LoadProgressView } from './LoadProgressView';
 
 export interface LoadPanelProps {
@@ -18,7 +19,6 @@ export interface LoadPanelProps {
 export function LoadPanel({ loading, onFiles, onDemo, onCancel }: LoadPanelProps) {
   const input = useRef<HTMLInputElement>(null);
   const folder = useRef<HTMLInputElement>(null);
-  const [over, setOver] = useState(false);
   const [valueKind, setValueKind] = useState<'' | ValueKind>('');
   const [model, setModel] = useState('');
   const [lengthNormalise, setLengthNormalise] = useState(false);
@@ -32,23 +32,15 @@ export function LoadPanel({ loading, onFiles, onDemo, onCancel }: LoadPanelProps
   const take = (files: NamedFile[]) => {
     if (files.length) onFiles(files, opts());
   };
+  const drop = useDropTarget((dt) => void fromDataTransfer(dt).then(take));
 
   return (
     <section className="panel" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Data</h2>
       <div
-        className={`dropzone${over ? ' over' : ''}`}
+        className={`dropzone${drop.over ? ' over' : ''}`}
         data-testid="dropzone"
-        onDragOver={(e) => {
-          e.preventDefault();
-          setOver(true);
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e) => {
-          e.preventDefault();
-          setOver(false);
-          void fromDataTransfer(e.dataTransfer).then(take);
-        }}
+        {...drop.handlers}
       >
         <p>
           Drop data files or folders here: wide or long CSV (with an items CSV), harness{' '}

@@ -1,10 +1,11 @@
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
 import { downloadBlob } from '../../../charts/export';
 import type { ItemBank } from '../../../core/bank/bank';
 import { bankJson, bankSummary, parameterTableCsv, readBankText } from './files';
 import { dispatchBank, runTask, type Task } from './store';
 import { TaskStatus } from './TaskStatus';
 import { HiddenFileInput } from '../../components/HiddenFileInput';
+import { useDropTarget } from '../../useDropTarget';
 
 export interface BankSectionProps {
   /** The bank in use: the loaded one, or the shown fit's. */
@@ -29,7 +30,7 @@ function loadBankFile(file: File | undefined): void {
 /** The bank in use; save it, export its parameter table, or load another. */
 export function BankSection({ bank, label, loaded, fitBank, task }: BankSectionProps) {
   const input = useRef<HTMLInputElement>(null);
-  const [over, setOver] = useState(false);
+  const drop = useDropTarget((dt) => loadBankFile(dt.files[0]));
   const save = () => {
     const b = loaded ? bank : fitBank();
     downloadBlob(new Blob([bankJson(b)], { type: 'application/json' }), 'bank.json');
@@ -55,18 +56,9 @@ export function BankSection({ bank, label, loaded, fitBank, task }: BankSectionP
         </ul>
       </details>
       <div
-        className={`bank-drop row${over ? ' over' : ''}`}
+        className={`bank-drop row${drop.over ? ' over' : ''}`}
         data-testid="bank-drop"
-        onDragOver={(e) => {
-          e.preventDefault();
-          setOver(true);
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e) => {
-          e.preventDefault();
-          setOver(false);
-          loadBankFile(e.dataTransfer.files[0]);
-        }}
+        {...drop.handlers}
       >
         <button type="button" onClick={save}>
           Save bank

@@ -65,20 +65,21 @@ export function ScoreSources({
             Load Arena demo scores
           </button>
         </div>
-        <HiddenFileInput
-          ref={scoresInput}
-          accept=".csv,.txt"
-          label="External scores CSV"
-          testId="scores-input"
-          onFiles={(files) => onFile('scores', files?.[0])}
-        />
-        <HiddenFileInput
-          ref={mapInput}
-          accept=".csv,.txt"
-          label="Name map CSV"
-          testId="map-input"
-          onFiles={(files) => onFile('map', files?.[0])}
-        />
+        {(
+          [
+            ['scores', scoresInput, 'External scores CSV'],
+            ['map', mapInput, 'Name map CSV'],
+          ] as const
+        ).map(([kind, ref, label]) => (
+          <HiddenFileInput
+            key={kind}
+            ref={ref}
+            accept=".csv,.txt"
+            label={label}
+            testId={`${kind}-input`}
+            onFiles={(files) => onFile(kind, files?.[0])}
+          />
+        ))}
       </div>
       {loadError && (
         <p className="eval-error" role="alert">
