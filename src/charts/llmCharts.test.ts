@@ -74,6 +74,26 @@ describe('sharpnessChart', () => {
     expect(neutral).toBeCloseTo(ref, 9);
   });
 
+  it('draws s ± SE when the fit has SEs, inside the axis', () => {
+    const withSE = sharpnessChart(
+      [
+        { id: 'a', s: 2, se: 0.5 },
+        { id: 'b', s: 0.5, se: 0.1 },
+        { id: 'c', s: 1 },
+      ],
+      { document },
+    );
+    expect(count(withSE, 'line.se')).toBe(2);
+    expect(withSE.querySelector('g[data-llm="a"] title')?.textContent).toBe('a: s = 2.000 ± 0.500');
+    const width = Number(withSE.getAttribute('width'));
+    for (const l of withSE.querySelectorAll('line.se'))
+      for (const end of ['x1', 'x2']) {
+        const v = Number(l.getAttribute(end));
+        expect(v).toBeGreaterThanOrEqual(0);
+        expect(v).toBeLessThanOrEqual(width);
+      }
+  });
+
   it('matches the snapshot', () => {
     expect(roundedSvg(svg)).toMatchSnapshot();
   });

@@ -83,7 +83,7 @@ export function rankingRows(fit: FitJson): ThetaRankingRow[] {
 }
 
 export function sharpnessRows(fit: FitJson): SharpnessRow[] {
-  return fit.llms.map((l) => ({ id: l.id, s: l.s }));
+  return fit.llms.map((l) => ({ id: l.id, s: l.s, se: l.sSE }));
 }
 
 /** LLM × position heatmap of δ or ρ. */
