@@ -20,28 +20,28 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
-  // Layers: core ← charts, worker, cli ← client, with shared/ read by both
+  // Layers: core ← charts, worker, cli ← client, with boundary/ read by both
   // sides of the worker boundary. Each layer may import only the ones below it.
-  layer('src/core/**/*.ts', ['client', 'charts', 'worker', 'cli', 'shared', 'parity'], {
+  layer('src/core/**/*.ts', ['client', 'charts', 'worker', 'cli', 'boundary', 'parity'], {
     packages: ['react', 'react-dom', 'd3', 'd3-*', 'comlink'],
     why: 'core is pure TypeScript: no DOM, React, d3 or worker; nothing above it',
   }),
   layer('src/charts/**/*.ts', ['client', 'worker', 'cli', 'parity'], {
     packages: ['react', 'react-dom', 'comlink'],
-    why: 'charts read core and shared only',
+    why: 'charts read core and boundary only',
   }),
   layer('src/worker/**/*.ts', ['client', 'charts', 'cli', 'parity'], {
     packages: ['react', 'react-dom', 'd3', 'd3-*'],
-    why: 'the worker reads core and shared only',
+    why: 'the worker reads core and boundary only',
   }),
   layer('src/cli/**/*.ts', ['client', 'charts', 'worker', 'parity'], {
     packages: ['react', 'react-dom', 'd3', 'd3-*', 'comlink'],
-    why: 'the CLI reads core and shared only',
+    why: 'the CLI reads core and boundary only',
   }),
-  layer('src/shared/**/*.ts', ['client', 'charts', 'worker', 'cli', 'parity'], {
+  layer('src/boundary/**/*.ts', ['client', 'charts', 'worker', 'cli', 'parity'], {
     packages: ['react', 'react-dom', 'd3', 'd3-*'],
     typesOnly: ['core'],
-    why: 'shared holds what crosses the worker boundary: core types, no code above core',
+    why: 'boundary holds what crosses the worker boundary: core types, no code above core',
   }),
 );
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { toCsv } from '../shared/csv';
+import { toCsv } from '../boundary/csv';
 import { bankFromFit, type ItemBank } from '../core/bank/bank';
 import { bankToParameterTable } from '../core/bank/table';
 import { validateBank } from '../core/bank/validate';

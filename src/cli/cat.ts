@@ -1,4 +1,4 @@
-import { toCsv } from '../shared/csv';
+import { toCsv } from '../boundary/csv';
 import { runCat, type CatResult } from '../core/bank/cat';
 import { CAT_DEFAULTS } from '../core/defaults';
 import { responseModel } from '../core/bank/model';

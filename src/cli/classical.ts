@@ -1,5 +1,5 @@
 /** `llm-nrm classical` and `llm-nrm reliability`: classical item analysis and reliability tables. */
-import { toCsv } from '../shared/csv';
+import { toCsv } from '../boundary/csv';
 import {
   CLASSICAL_COLUMNS,
   classicalAnalysis,

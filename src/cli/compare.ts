@@ -1,5 +1,5 @@
 /** `llm-nrm compare`: logLik, nPar, AIC, BIC and held-out log-loss of several models on one data set. */
-import { toCsv } from '../shared/csv';
+import { toCsv } from '../boundary/csv';
 import { CV_MODELS } from '../core/defaults';
 import { COMPARE_COLUMNS, compareModels } from '../core/psych/compare';
 import { MODEL_TYPES, type ModelType } from '../core/model/types';

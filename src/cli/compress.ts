@@ -1,4 +1,4 @@
-import { toCsv } from '../shared/csv';
+import { toCsv } from '../boundary/csv';
 import { compressionCurve } from '../core/bank/compress';
 import { COMPRESS_BUDGETS, COMPRESS_TAU, CURVE_MODELS, DEFAULT_MODEL } from '../core/defaults';
 import { MODEL_TYPES, type ModelType } from '../core/model/types';

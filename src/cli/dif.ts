@@ -1,6 +1,6 @@
 /** `llm-nrm dif`: Mantel–Haenszel and likelihood-ratio DIF between groups of LLMs. */
 import { readFile } from 'node:fs/promises';
-import { toCsv } from '../shared/csv';
+import { toCsv } from '../boundary/csv';
 import { DEFAULT_MODEL } from '../core/defaults';
 import { fitDataset } from '../core/fit/fit';
 import { DIF_COLUMNS, difTable } from '../core/psych/difTable';

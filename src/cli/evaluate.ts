@@ -5,7 +5,7 @@
  * (Fig. 3b).
  */
 import { readFile } from 'node:fs/promises';
-import { toCsv } from '../shared/csv';
+import { toCsv } from '../boundary/csv';
 import { CURVE_MODELS, CV_MODELS, DEFAULT_MODEL } from '../core/defaults';
 import { calibrationCurve } from '../core/eval/calibrate';
 import type { EvalProgress, EvalRunOptions } from '../core/eval/common';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { toCsv } from '../shared/csv';
+import { toCsv } from '../boundary/csv';
 import { bankAsFit } from '../core/bank/bank';
 import { FLAG_COLUMNS, flagItems } from '../core/bank/flags';
 import { FLAG_DEFAULTS } from '../core/defaults';

@@ -1,4 +1,4 @@
-import { toCsv } from '../shared/csv';
+import { toCsv } from '../boundary/csv';
 import { itemInfoRows } from '../core/fit/info';
 import { parse, UsageError } from './args';
 import { readFit, writeOut } from './io';

@@ -1,5 +1,5 @@
 /** `llm-nrm itemfit`: infit/outfit per item (and per LLM) of a fit on its data. */
-import { toCsv } from '../shared/csv';
+import { toCsv } from '../boundary/csv';
 import {
   FIT_THRESHOLDS,
   ITEM_FIT_COLUMNS,

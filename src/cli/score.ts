@@ -1,4 +1,4 @@
-import { toCsv } from '../shared/csv';
+import { toCsv } from '../boundary/csv';
 import { bankAsFit } from '../core/bank/bank';
 import { scoreLlms } from '../core/fit/score';
 import { oneOf, parse, UsageError } from './args';

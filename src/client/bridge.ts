@@ -2,8 +2,8 @@ import * as Comlink from 'comlink';
 import type { Dataset } from '../core/data/types';
 import type { EngineChoice } from '../core/engines/types';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
-import type { DeviceLoss, FitCheckpointRecord, ResumeFrom } from '../shared/checkpoint';
-import { keepErrorFields } from '../shared/errorTransfer';
+import type { DeviceLoss, FitCheckpointRecord, ResumeFrom } from '../boundary/checkpoint';
+import { keepErrorFields } from '../boundary/errorTransfer';
 import type {
   CatResult,
   CatSettings,
@@ -12,8 +12,8 @@ import type {
   ItemBank,
   NewDataInfo,
   ScoreResult,
-} from '../shared/bankProtocol';
-import type { EvalProgressReport, EvalReply, EvalRequest } from '../shared/evaluateProtocol';
+} from '../boundary/bankProtocol';
+import type { EvalProgressReport, EvalReply, EvalRequest } from '../boundary/evaluateProtocol';
 import type {
   DerivedReply,
   EngineResolution,
@@ -21,7 +21,7 @@ import type {
   LoadProgress,
   LoadResult,
   LoadSource,
-} from '../shared/protocol';
+} from '../boundary/protocol';
 import type { WorkerApi } from '../worker/worker';
 import { AbortError, abortError, WorkerCrashedError } from './errors';
 

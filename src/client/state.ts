@@ -3,7 +3,7 @@ import type { ObjectivePoint } from '../charts/objectiveCurve';
 import type { Dataset } from '../core/data/types';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
 import type { DatasetSummary } from '../core/data/summary';
-import type { LoadProgress } from '../shared/protocol';
+import type { LoadProgress } from '../boundary/protocol';
 
 /** Set as `data-state` on the root; e2e tests wait on it. */
 export type Phase = 'empty' | 'loading' | 'loaded' | 'fitting' | 'fitted' | 'error';

@@ -5,8 +5,8 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { Dataset } from '../core/data/types';
 import type { FitSettings } from '../core/fit/types';
-import type { DeviceLoss, FitCheckpointRecord, ResumeFrom } from '../shared/checkpoint';
-import type { LoadOptions, LoadSource } from '../shared/protocol';
+import type { DeviceLoss, FitCheckpointRecord, ResumeFrom } from '../boundary/checkpoint';
+import type { LoadOptions, LoadSource } from '../boundary/protocol';
 import { getBridge } from './bridge';
 import type { NamedFile } from './dropped';
 import { freeVectorFromFit } from '../core/fit/warmstart';

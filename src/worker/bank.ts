@@ -20,9 +20,9 @@ import type {
   CatSource,
   HoldOutResult,
   NewDataInfo,
-} from '../shared/bankProtocol';
+} from '../boundary/bankProtocol';
 import { pickEngine } from './engines';
-import type { LoadOptions, LoadProgress, LoadSource } from '../shared/protocol';
+import type { LoadOptions, LoadProgress, LoadSource } from '../boundary/protocol';
 import { readSources, release } from './sources';
 
 /** What the bank calls need from the worker that hosts them. */

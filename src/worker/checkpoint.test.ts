@@ -5,7 +5,7 @@ import { FUSED_HANDLE, type EngineHandle } from '../core/fit/fit';
 import { DEFAULT_SETTINGS, type FitSettings } from '../core/fit/types';
 import { simulateNominal } from '../core/model/simulate';
 import { armDeviceLoss, cadence, fallbackChain, fitWithRecovery, isDeviceLost } from './checkpoint';
-import type { FitCheckpointRecord } from '../shared/checkpoint';
+import type { FitCheckpointRecord } from '../boundary/checkpoint';
 
 const ds = simulateNominal({ J: 6, I: 30, seed: 3, K: 4 }).data;
 const settings: FitSettings = { ...DEFAULT_SETTINGS, optimizer: 'adam', steps: 40 };

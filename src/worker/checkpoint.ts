@@ -8,7 +8,7 @@ import { probeEnvironment, resolveEngine, type EngineEnvironment } from '../core
 import type { Engine, EngineName } from '../core/engines/types';
 import { fitDatasetFull, type EngineHandle, type FitCheckpoint } from '../core/fit/fit';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
-import type { DeviceLoss, FitCheckpointRecord, ResumeFrom } from '../shared/checkpoint';
+import type { DeviceLoss, FitCheckpointRecord, ResumeFrom } from '../boundary/checkpoint';
 import { pickEngine } from './engines';
 
 /** Checkpoint every `steps` steps or `ms` milliseconds, whichever comes first, but at most every `minMs`. */

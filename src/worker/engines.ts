@@ -11,7 +11,7 @@ import {
   type ShardPort,
 } from '../core/engines/parallel/engine';
 import type { EngineHandle } from '../core/fit/fit';
-import type { EngineResolution } from '../shared/protocol';
+import type { EngineResolution } from '../boundary/protocol';
 
 let env: Promise<EngineEnvironment> | null = null;
 let wasmConfigured = false;

@@ -4,7 +4,7 @@ import { loadDataset } from '../core/data/load';
 import { subsetDataset } from '../core/data/subset';
 import { FUSED_HANDLE, fitDataset } from '../core/fit/fit';
 import { runEvaluation } from './evaluate';
-import type { EvalProgressReport, EvalRequest } from '../shared/evaluateProtocol';
+import type { EvalProgressReport, EvalRequest } from '../boundary/evaluateProtocol';
 
 // The real NAEP demo, cut to 8 LLMs so each run takes a second or two.
 const demo = ['econ-reading.wide.csv', 'econ-reading.items.csv'].map((name) => ({

@@ -20,8 +20,8 @@ import type {
   EvalProgressReport,
   EvalReply,
   EvalRequest,
-} from '../shared/evaluateProtocol';
-import { throttle } from '../shared/throttle';
+} from '../boundary/evaluateProtocol';
+import { throttle } from '../boundary/throttle';
 
 /** Progress as the core runs report it (EvalProgress and CompressProgress both fit). */
 interface CoreProgress {

@@ -5,8 +5,8 @@
 import * as Comlink from 'comlink';
 import { loadDataset, type LoadInput } from '../core/data/load';
 import type { Dataset } from '../core/data/types';
-import type { LoadOptions, LoadProgress, LoadSource } from '../shared/protocol';
-import { throttle } from '../shared/throttle';
+import type { LoadOptions, LoadProgress, LoadSource } from '../boundary/protocol';
+import { throttle } from '../boundary/throttle';
 
 /** 1 MiB chunks: a progress report (and a chance to cancel) every few ms. */
 export const PROGRESS_CHUNK = 1 << 20;

@@ -7,15 +7,15 @@ import { datasetSummary } from '../core/data/summary';
 import type { Dataset } from '../core/data/types';
 import type { EngineChoice } from '../core/engines/types';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
-import type { DeviceLoss, FitCheckpointRecord, ResumeFrom } from '../shared/checkpoint';
+import type { DeviceLoss, FitCheckpointRecord, ResumeFrom } from '../boundary/checkpoint';
 import { armDeviceLoss, fitWithRecovery } from './checkpoint';
 import { createBankApi } from './bank';
 import { readSources, release } from './sources';
 import { deriveInWorker } from './derive';
 import { pickEngine, resolveChoice } from './engines';
-import { keepErrorFields } from '../shared/errorTransfer';
+import { keepErrorFields } from '../boundary/errorTransfer';
 import { runEvaluation } from './evaluate';
-import type { EvalProgressReport, EvalReply, EvalRequest } from '../shared/evaluateProtocol';
+import type { EvalProgressReport, EvalReply, EvalRequest } from '../boundary/evaluateProtocol';
 import type {
   DerivedReply,
   EngineResolution,
@@ -23,8 +23,8 @@ import type {
   LoadProgress,
   LoadResult,
   LoadSource,
-} from '../shared/protocol';
-import { throttle } from '../shared/throttle';
+} from '../boundary/protocol';
+import { throttle } from '../boundary/throttle';
 import { storeData } from './storeData';
 import { datasetBuffers, copyDataset } from './transfer';
 

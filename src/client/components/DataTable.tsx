@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { toCsv } from '../../shared/csv';
+import { toCsv } from '../../boundary/csv';
 import { downloadBlob } from '../../charts/export';
 import { slug } from '../slug';
 

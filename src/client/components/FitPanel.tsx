@@ -3,7 +3,7 @@ import { ENGINE_CHOICES, type EngineChoice } from '../../core/engines/types';
 import type { FitSettings, OptimizerName } from '../../core/fit/types';
 import type { Mode } from '../../core/model/params';
 import { MODEL_TYPES, type ModelType } from '../../core/model/types';
-import type { EngineResolution } from '../../shared/protocol';
+import type { EngineResolution } from '../../boundary/protocol';
 import { getBridge } from '../bridge';
 import type { RunningFit } from '../state';
 import { Field } from './Field';

@@ -1,6 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import type { ValueKind } from '../../core/data/types';
-import type { LoadOptions } from '../../shared/protocol';
+import type { LoadOptions } from '../../boundary/protocol';
 import { fromDataTransfer, fromFileList, type NamedFile } from '../dropped';
 import type { AppState } from '../state';
 import { Field } from './Field';

@@ -5,7 +5,7 @@
  */
 import type { Dataset } from '../../core/data/types';
 import type { FitJson } from '../../core/fit/types';
-import type { FitCheckpointRecord } from '../../shared/checkpoint';
+import type { FitCheckpointRecord } from '../../boundary/checkpoint';
 import type { FitEntry, LoadedData } from '../state';
 
 import { RECORD_VERSION } from '../../worker/idb';

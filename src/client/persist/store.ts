@@ -3,7 +3,7 @@
  * checkpoint of a fit in progress. Writes are asynchronous and never awaited
  * by the UI; IndexedDB clones typed arrays itself, so nothing is serialised here.
  */
-import type { FitCheckpointRecord } from '../../shared/checkpoint';
+import type { FitCheckpointRecord } from '../../boundary/checkpoint';
 import type { FitEntry, LoadedData } from '../state';
 import { CURRENT, done, transact } from '../../worker/idb';
 import {

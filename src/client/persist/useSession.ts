@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { FitSettings } from '../../core/fit/types';
-import type { FitCheckpointRecord } from '../../shared/checkpoint';
+import type { FitCheckpointRecord } from '../../boundary/checkpoint';
 import type { LoadedData } from '../state';
 import type { Workbench } from '../useWorkbench';
 import type { SavedCheckpoint } from './records';

@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import type { Dataset } from '../../../core/data/types';
 import type { FitJson } from '../../../core/fit/types';
-import type { CatSource } from '../../../shared/bankProtocol';
+import type { CatSource } from '../../../boundary/bankProtocol';
 import { BankSection } from './BankSection';
 import { CatSection } from './CatSection';
 import { bankOfFit, datasetTexts } from './files';

@@ -3,7 +3,7 @@ import { catTraceChart } from '../../../charts/catTrace';
 import type { ItemBank } from '../../../core/bank/bank';
 import type { CatStep } from '../../../core/bank/cat';
 import type { ItemText } from '../../../core/data/types';
-import type { CatSource } from '../../../shared/bankProtocol';
+import type { CatSource } from '../../../boundary/bankProtocol';
 import { Chart } from '../../components/Chart';
 import { DataTable, type Column } from '../../components/DataTable';
 import { NumberField } from '../../components/Field';

@@ -3,7 +3,7 @@ import { catTraceChart } from '../../../charts/catTrace';
 import type { ItemBank } from '../../../core/bank/bank';
 import { createCatSession, type CatSession } from '../../../core/bank/cat';
 import { OPTION_LABELS, type ItemText } from '../../../core/data/types';
-import type { CatSettings } from '../../../shared/bankProtocol';
+import type { CatSettings } from '../../../boundary/bankProtocol';
 import { Chart } from '../../components/Chart';
 import { toUiError } from '../../errors';
 import { downloadTiny, STOP_TEXT } from './catForm';

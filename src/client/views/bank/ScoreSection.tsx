@@ -2,7 +2,7 @@ import { useCallback, useRef } from 'react';
 import { scoredLlmsChart } from '../../../charts/scoredLlms';
 import type { ItemBank } from '../../../core/bank/bank';
 import { DEFAULT_SETTINGS, type FitSettings, type LlmResult } from '../../../core/fit/types';
-import type { LoadSource } from '../../../shared/protocol';
+import type { LoadSource } from '../../../boundary/protocol';
 import { Chart } from '../../components/Chart';
 import { DataTable, type Column } from '../../components/DataTable';
 import { fromDataTransfer, fromFileList, type NamedFile } from '../../dropped';

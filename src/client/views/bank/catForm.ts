@@ -4,7 +4,7 @@ import type { ItemBank } from '../../../core/bank/bank';
 import type { CatStop } from '../../../core/bank/cat';
 import { tinyBenchmarkCsv } from '../../../core/bank/select';
 import type { ItemText } from '../../../core/data/types';
-import type { CatSettings } from '../../../shared/bankProtocol';
+import type { CatSettings } from '../../../boundary/bankProtocol';
 
 /** The stopping rules from the form: max items ≥ 1 (default 41), an optional SE target. */
 export function catSettings(maxItems: string, se: string): CatSettings {

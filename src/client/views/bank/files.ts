@@ -2,7 +2,7 @@
  * Bank files in and out, and the small parsing the Bank & CAT tab needs. Pure
  * (no DOM, no React): tested in Node.
  */
-import { toCsv } from '../../../shared/csv';
+import { toCsv } from '../../../boundary/csv';
 import { bankFromFit, type ItemBank } from '../../../core/bank/bank';
 import { bankToParameterTable } from '../../../core/bank/table';
 import { validateBank } from '../../../core/bank/validate';

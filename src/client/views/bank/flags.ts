@@ -3,7 +3,7 @@
  * data, indexed by item, with short labels, a filter and a CSV export.
  */
 import { useMemo } from 'react';
-import { toCsv } from '../../../shared/csv';
+import { toCsv } from '../../../boundary/csv';
 import { FLAG_COLUMNS, flagItems, type FlagKind, type ItemFlag } from '../../../core/bank/flags';
 import type { Dataset } from '../../../core/data/types';
 import type { FitJson } from '../../../core/fit/types';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bankFromFit } from '../../../core/bank/bank';
 import { tinyFit } from '../../../core/testing/tiny';
-import type { NewDataInfo, ScoreResult } from '../../../shared/bankProtocol';
+import type { NewDataInfo, ScoreResult } from '../../../boundary/bankProtocol';
 import type { TaskEvent } from '../../tasks';
 import { bankReducer, initialBankState, type BankUiState } from './store';
 

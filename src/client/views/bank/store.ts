@@ -13,7 +13,7 @@ import type {
   ItemBank,
   NewDataInfo,
   ScoreResult,
-} from '../../../shared/bankProtocol';
+} from '../../../boundary/bankProtocol';
 import { IDLE_TASK, TaskRunner, taskReducer, type TaskEvent, type TaskState } from '../../tasks';
 
 /** The tab's independent tasks; each has its own state and error. */

@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import type { Dataset } from '../../../core/data/types';
-import type { EvalKind, EvalRequest } from '../../../shared/evaluateProtocol';
+import type { EvalKind, EvalRequest } from '../../../boundary/evaluateProtocol';
 import { toUiError } from '../../errors';
 import { RunControls } from './RunControls';
 import { evalRuns, useEvalRun, useRunningEvaluation, type RunState } from './runs';

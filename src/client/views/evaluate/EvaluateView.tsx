@@ -1,7 +1,7 @@
 import { ENGINE_CHOICES, type EngineChoice } from '../../../core/engines/types';
 import type { Dataset } from '../../../core/data/types';
 import type { FitJson, OptimizerName } from '../../../core/fit/types';
-import type { EvalFitSettings } from '../../../shared/evaluateProtocol';
+import type { EvalFitSettings } from '../../../boundary/evaluateProtocol';
 import { Field } from '../../components/Field';
 import type { FitEntry } from '../../state';
 import { CalibrateSection } from './CalibrateSection';

@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { externalScatterChart } from '../../../charts/externalScatter';
 import type { ExternalRow } from '../../../core/eval/external';
-import type { ExternalRequest } from '../../../shared/evaluateProtocol';
+import type { ExternalRequest } from '../../../boundary/evaluateProtocol';
 import { Chart } from '../../components/Chart';
 import { NumberField } from '../../components/Field';
 import type { FitEntry } from '../../state';

@@ -1,5 +1,5 @@
 import { fmtSeconds } from '../../format';
-import type { EvalKind } from '../../../shared/evaluateProtocol';
+import type { EvalKind } from '../../../boundary/evaluateProtocol';
 import type { RunState } from './runs';
 
 /** Run and Cancel, a progress bar with the stage in words, and how the last run ended. */

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Dataset } from '../../../core/data/types';
-import type { EvalProgressReport, EvalReply, EvalRequest } from '../../../shared/evaluateProtocol';
+import type {
+  EvalProgressReport,
+  EvalReply,
+  EvalRequest,
+} from '../../../boundary/evaluateProtocol';
 import { abortError } from '../../errors';
 import { EvalRuns } from './runs';
 

@@ -11,7 +11,7 @@ import type {
   EvalProgressReport,
   EvalReply,
   EvalRequest,
-} from '../../../shared/evaluateProtocol';
+} from '../../../boundary/evaluateProtocol';
 import { getBridge, type WorkerBridge } from '../../bridge';
 import type { UiError } from '../../state';
 import {

@@ -1,5 +1,5 @@
 import type { Dataset } from '../../../core/data/types';
-import type { EvalFitSettings } from '../../../shared/evaluateProtocol';
+import type { EvalFitSettings } from '../../../boundary/evaluateProtocol';
 
 /** What every evaluation section receives. */
 export interface SectionProps {
