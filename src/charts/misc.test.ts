@@ -103,21 +103,6 @@ describe('gateChart', () => {
     expect(svg.querySelector('.gate-note')).toBeNull();
   });
 
-  it('has a legend for the curve, the points and the off-axis marker', () => {
-    const labels = [...svg.querySelectorAll('.legend-item title')].map((t) => t.textContent);
-    expect(labels).toEqual([
-      'G, the fitted gate',
-      'an observed cell (LLM, item)',
-      'cells beyond the axis (1)',
-    ]);
-  });
-
-  it('says so when the gate stays shut over the whole axis', () => {
-    const shut = gateChart({ w0: -12, kappa: 0.1, points: [] }, { document });
-    expect(shut.querySelector('.gate-note')?.textContent).toContain('almost no fallback');
-    expect(svg.querySelector('.gate-note')).toBeNull();
-  });
-
   it('matches the snapshot', () => {
     expect(roundedSvg(svg)).toMatchSnapshot();
   });

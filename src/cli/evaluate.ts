@@ -14,7 +14,6 @@ import { externalValidity, parseNameMap, parseScores } from '../core/eval/extern
 import { infoByBenchmark } from '../core/eval/info';
 import { matchNames } from '../core/eval/names';
 import { wrongOnly } from '../core/eval/wrong';
-import type { FitSettings } from '../core/fit/types';
 import { MODEL_TYPES, type Channel, type ModelType } from '../core/model/types';
 import { num, oneOf, parse, UsageError } from './args';
 import { CLI_ENGINES, cliEngine } from './fit';
@@ -51,10 +50,6 @@ type FitFlagValues = {
     ? boolean
     : string;
 };
-
-function fitSettingsOf(v: FitFlagValues, seed: number): Partial<FitSettings> {
-  return fitSettingsFromFlags(v, seed);
-}
 
 function listOf<T extends string>(
   v: string | undefined,
@@ -132,7 +127,7 @@ async function cvCommand(argv: string[]): Promise<number> {
   const folds = num(v.folds, 'folds', 5);
   if (!Number.isInteger(folds) || folds < 2)
     throw new UsageError('--folds must be an integer ≥ 2.');
-  const fitSettings = fitSettingsOf(v, seed);
+  const fitSettings = fitSettingsFromFlags(v, seed);
   const ds = await loadFor(v, positionals);
   const ctx = runContext(v);
   try {
@@ -237,7 +232,7 @@ async function wrongCommand(argv: string[]): Promise<number> {
     ['binary', 'wrong'],
   );
   const folds = num(v.folds, 'folds', 5);
-  const fitSettings = fitSettingsOf(v, seed);
+  const fitSettings = fitSettingsFromFlags(v, seed);
   const ds = await loadFor(v, positionals);
   const ctx = runContext(v);
   try {
@@ -312,7 +307,7 @@ async function calibrateCommand(argv: string[]): Promise<number> {
     ['option', 'binary'] as const,
     'option',
   );
-  const fitSettings = fitSettingsOf(v, seed);
+  const fitSettings = fitSettingsFromFlags(v, seed);
   const ds = await loadFor(v, positionals);
   const ctx = runContext(v);
   try {

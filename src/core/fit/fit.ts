@@ -3,7 +3,7 @@ import { createFusedEngine } from '../engines/fused';
 import type { Engine, EngineName, Problem } from '../engines/types';
 import { makeObjective, pose } from './pose';
 import { adam, type OptimResult, type OptimStep } from './optim';
-import { preconditionerFor } from './precond';
+import { countPreconditioner } from './precond';
 import { specsAt, type PriorScale } from '../model/hprior';
 import { fastFit, FAST_WARMUP } from './fast';
 import { choosePriorStrength, type StrengthChoice } from './strength';
@@ -163,7 +163,7 @@ export async function fitDatasetFull(
       res = await fastFit(f, start, {
         settings,
         warm,
-        precond: preconditionerFor(posed),
+        precond: countPreconditioner(posed),
         signal: opts.signal,
         onStep,
       });

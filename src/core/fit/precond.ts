@@ -45,15 +45,3 @@ export function countPreconditioner(posed: Posed): Float64Array {
   }
   return out;
 }
-
-/**
- * The preconditioner a fit uses. A gate-aware Gauss–Newton diagonal was tried
- * (it cut the demo's final fit from 466 to 76 steps) but, with the fallback
- * gate closing, w0 → −∞ has no finite optimum and almost no curvature: that
- * preconditioner then blows its step up and the fit ends without passing the
- * gradient test (18 × 1,380: no-progress), and floored it keeps the gate open,
- * where L-BFGS crawls. The observation counts converge on every demo file.
- */
-export function preconditionerFor(posed: Posed): Float64Array {
-  return countPreconditioner(posed);
-}

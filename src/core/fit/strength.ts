@@ -5,7 +5,7 @@ import { specsAt, STRENGTH_GRID, type PriorOverride } from '../model/hprior';
 import { fastFit, FAST_WARMUP } from './fast';
 import type { OptimStep } from './optim';
 import { makeObjective, pose } from './pose';
-import { preconditionerFor } from './precond';
+import { countPreconditioner } from './precond';
 import type { FitSettings, StrengthTrial } from './types';
 import type { EngineHandle } from './fit';
 
@@ -90,7 +90,7 @@ export async function choosePriorStrength(
   let passes = 0;
   try {
     const obj = makeObjective(posed, eng);
-    const precond = preconditionerFor(posed);
+    const precond = countPreconditioner(posed);
     for (const lambda of STRENGTH_GRID) {
       posed.P.priors = specsAt(posed.P.groups, lambda, override);
       const res = await fastFit((v, g) => obj.f(v, g), x, {

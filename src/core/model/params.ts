@@ -35,7 +35,6 @@ import {
 export type Mode = 'paper' | 'default' | 'score';
 
 export const PRIOR_SD = { logS: 1, delta: 2, rho: 5, logitG: 2, logitU: 2, item: 30 } as const;
-export const PRIOR_MEAN = { logitG: -2, logitU: 2 } as const;
 
 /** Maps the optimiser's free vector to natural parameters and back. */
 export interface Parameterisation {
