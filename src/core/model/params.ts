@@ -82,13 +82,18 @@ function thetaForward(
     for (let j = 0; j < J; j++) out[outOff + j] = free[off + j];
     return;
   }
-  let m = 0;
-  for (let j = 0; j < J; j++) m += free[off + j];
-  m /= J;
-  let v = 0;
-  for (let j = 0; j < J; j++) v += (free[off + j] - m) ** 2;
-  const sd = Math.sqrt(v / J) || 1;
+  const { m, sd } = meanSd(free, off, J);
   for (let j = 0; j < J; j++) out[outOff + j] = (free[off + j] - m) / sd;
+}
+
+/** Mean and (population) sd of x[off..off+n); an sd of 0 reads as 1. */
+function meanSd(x: Float64Array, off: number, n: number): { m: number; sd: number } {
+  let m = 0;
+  for (let j = 0; j < n; j++) m += x[off + j];
+  m /= n;
+  let v = 0;
+  for (let j = 0; j < n; j++) v += (x[off + j] - m) ** 2;
+  return { m, sd: Math.sqrt(v / n) || 1 };
 }
 
 /** Adds the prior's gradient to gθ and pulls it back through thetaForward. */
@@ -113,12 +118,7 @@ function thetaBackward(
     for (let j = 0; j < J; j++) gFree[off + j] = gNat[natOff + j];
     return prior;
   }
-  let m = 0;
-  for (let j = 0; j < J; j++) m += free[off + j];
-  m /= J;
-  let v = 0;
-  for (let j = 0; j < J; j++) v += (free[off + j] - m) ** 2;
-  const sd = Math.sqrt(v / J) || 1;
+  const { sd } = meanSd(free, off, J);
   let gm = 0;
   let gt = 0;
   for (let j = 0; j < J; j++) {
@@ -170,17 +170,30 @@ function span(
   return { group, slots: Uint32Array.from({ length: n }, (_, q) => off + q), transform: t };
 }
 
-/** Diagonal prior precision of the groups (plus θ's N(0, 1) where θ is not standardised). */
+/** The fields both families share: sizes, prior groups, and their priors at σ = 1 (or the override). */
+function frame<F extends { size: number }>(
+  free: F,
+  natSize: number,
+  groups: GroupSlots[],
+  override: PriorOverride,
+) {
+  return { free, size: free.size, natSize, groups, priors: specsAt(groups, 1, override) };
+}
+
+/**
+ * Diagonal prior precision of P's groups, plus θ's N(0, 1) at nat[thetaOff..+J) where θ is
+ * not standardised (every mode but `default`).
+ */
 function precisionOf(
-  size: number,
-  groups: readonly GroupSlots[],
-  specs: PriorSpecs,
-  theta: { off: number; J: number; on: boolean },
+  P: Pick<Parameterisation, 'natSize' | 'groups' | 'priors'>,
+  thetaOff: number,
+  J: number,
+  mode: Mode,
 ): Float64Array {
-  const out = new Float64Array(size);
-  if (theta.on) out.fill(1, theta.off, theta.off + theta.J);
-  for (const G of groups) {
-    const sp = specs[G.group];
+  const out = new Float64Array(P.natSize);
+  if (mode !== 'default') out.fill(1, thetaOff, thetaOff + J);
+  for (const G of P.groups) {
+    const sp = P.priors[G.group];
     if (sp) for (const q of G.slots) out[q] = 1 / (sp.sd * sp.sd);
   }
   return out;
@@ -240,17 +253,9 @@ export function nominalParameterisation(
     }
   }
   const P = {
-    free: F,
-    size: F.size,
-    natSize: L.size,
-    groups,
-    priors: specsAt(groups, 1, override),
+    ...frame(F, L.size, groups, override),
     priorPrecision(): Float64Array {
-      const out = precisionOf(L.size, groups, P.priors, {
-        off: L.theta,
-        J,
-        on: mode !== 'default',
-      });
+      const out = precisionOf(P, L.theta, J, mode);
       if (mode === 'score') {
         if (f.sharpness) out.fill(1 / PRIOR_SD.logS ** 2, L.s, L.s + J);
         if (f.position) out.fill(1 / PRIOR_SD.delta ** 2, L.delta, L.delta + J * Kmax);
@@ -380,17 +385,9 @@ export function binaryParameterisation(
     if (useU) groups.push(span('logitU', L.u, I, 'logit'));
   }
   const P = {
-    free: F,
-    size: F.size,
-    natSize: L.size,
-    groups,
-    priors: specsAt(groups, 1, override),
+    ...frame(F, L.size, groups, override),
     priorPrecision(): Float64Array {
-      const out = precisionOf(L.size, groups, P.priors, {
-        off: L.theta,
-        J,
-        on: mode !== 'default',
-      });
+      const out = precisionOf(P, L.theta, J, mode);
       if (mode === 'default' && F.nA === 1) out[L.a] = 1 / PRIOR_SD.item ** 2;
       return out;
     },
