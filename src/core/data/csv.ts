@@ -29,6 +29,23 @@ export interface ChunkParser {
   readonly rows: number;
 }
 
+/**
+ * The parser a reader becomes once `done` runs after its own `finish()`: the format's
+ * whole-file checks and its hand-over to the builder, given the rows read.
+ */
+export function finishingWith(reader: ChunkParser, done: (rows: number) => void): ChunkParser {
+  return {
+    push: (chunk, bytes) => reader.push(chunk, bytes),
+    finish() {
+      reader.finish();
+      done(reader.rows);
+    },
+    get rows() {
+      return reader.rows;
+    },
+  };
+}
+
 /** A parsed header: column name to index, plus the raw line for delimiter hints. */
 export interface CsvHeader {
   names: string[];

@@ -23,7 +23,7 @@
  */
 import { RowBlock } from './block.ts';
 import type { DatasetBuilder } from './builder.ts';
-import type { ChunkParser, StreamOptions } from './csv.ts';
+import { finishingWith, type ChunkParser, type StreamOptions } from './csv.ts';
 import {
   continuations,
   docChoices,
@@ -142,54 +142,46 @@ export function createHarnessParser(
     block.add(j, i, line, vals);
   };
 
-  const reader = new JsonlChunkReader(file, onRecord, opts);
-  return {
-    push: (chunk, bytes) => reader.push(chunk, bytes),
-    finish() {
-      reader.finish();
-      if (generative) {
-        builder.skip({
-          file,
-          line: generative.line,
-          code: 'other',
-          message:
-            `skipped: task '${task}' was run generatively (the model wrote its answer, ` +
-            `${quoted(generative.answer)}, instead of scoring each choice), so there are no ` +
-            'per-option log-likelihoods; run its multiple-choice (log-likelihood) variant instead',
-        });
-        return;
-      }
-      if (dropped.size > 0) {
-        const total = [...dropped.values()].reduce((a, b) => a + b, 0);
-        builder.warn({
-          file,
-          code: 'other',
-          count: total,
-          message:
-            `kept filter ${quoted(keptFilter ?? '')} (the first in the file); ${total} records ` +
-            `under other filters (${[...dropped.keys()].map((f) => quoted(f)).join(', ')}) were dropped`,
-        });
-      }
-      const reason = normalise
-        ? `harness log-likelihoods divided by choice length (${
-            opts.lengthNormalise
-              ? 'lengthNormalise'
-              : 'the task reports acc_norm, so length-normalised as it'
-          }), then softmax`
-        : 'harness log-likelihoods, softmax';
-      block.setKind('logprob', reason, !normalise);
-      builder.addBlock(block, {
+  return finishingWith(new JsonlChunkReader(file, onRecord, opts), (rows) => {
+    if (generative) {
+      builder.skip({
         file,
-        format: 'harness',
-        valueKind: 'logprob',
-        valueKindReason: reason,
-        rows: reader.rows,
+        line: generative.line,
+        code: 'other',
+        message:
+          `skipped: task '${task}' was run generatively (the model wrote its answer, ` +
+          `${quoted(generative.answer)}, instead of scoring each choice), so there are no ` +
+          'per-option log-likelihoods; run its multiple-choice (log-likelihood) variant instead',
       });
-    },
-    get rows() {
-      return reader.rows;
-    },
-  };
+      return;
+    }
+    if (dropped.size > 0) {
+      const total = [...dropped.values()].reduce((a, b) => a + b, 0);
+      builder.warn({
+        file,
+        code: 'other',
+        count: total,
+        message:
+          `kept filter ${quoted(keptFilter ?? '')} (the first in the file); ${total} records ` +
+          `under other filters (${[...dropped.keys()].map((f) => quoted(f)).join(', ')}) were dropped`,
+      });
+    }
+    const reason = normalise
+      ? `harness log-likelihoods divided by choice length (${
+          opts.lengthNormalise
+            ? 'lengthNormalise'
+            : 'the task reports acc_norm, so length-normalised as it'
+        }), then softmax`
+      : 'harness log-likelihoods, softmax';
+    block.setKind('logprob', reason, !normalise);
+    builder.addBlock(block, {
+      file,
+      format: 'harness',
+      valueKind: 'logprob',
+      valueKindReason: reason,
+      rows: rows,
+    });
+  });
 }
 
 /** The gold index from `target`: a number, a numeric string, a label A..J, or a choice text. */

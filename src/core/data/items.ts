@@ -5,6 +5,7 @@
 import type { DatasetBuilder, ItemsTable } from './builder.ts';
 import {
   CsvChunkReader,
+  finishingWith,
   requireColumn,
   warnIgnoredColumns,
   type ChunkParser,
@@ -78,15 +79,7 @@ export function createItemsParser(
     table.set(id, { key, nOptions, benchmark, text, at: { file, line } });
   };
 
-  const reader = new CsvChunkReader(file, onHeader, onRow, opts);
-  return {
-    push: (chunk, bytes) => reader.push(chunk, bytes),
-    finish() {
-      reader.finish();
-      builder.addItems(table, { file, format: 'items', rows: reader.rows });
-    },
-    get rows() {
-      return reader.rows;
-    },
-  };
+  return finishingWith(new CsvChunkReader(file, onHeader, onRow, opts), (rows) => {
+    builder.addItems(table, { file, format: 'items', rows: rows });
+  });
 }

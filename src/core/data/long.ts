@@ -7,6 +7,7 @@ import { OptionRowBlock } from './block.ts';
 import type { DatasetBuilder } from './builder.ts';
 import {
   CsvChunkReader,
+  finishingWith,
   requireColumn,
   warnIgnoredColumns,
   type ChunkParser,
@@ -94,22 +95,14 @@ export function createLongParser(
     block.add(j, i, line, k, v);
   };
 
-  const reader = new CsvChunkReader(file, onHeader, onRow, opts);
-  return {
-    push: (chunk, bytes) => reader.push(chunk, bytes),
-    finish() {
-      reader.finish();
-      block.setKind(kind, reason);
-      builder.addBlock(block, {
-        file,
-        format: 'long',
-        valueKind: kind,
-        valueKindReason: reason,
-        rows: reader.rows,
-      });
-    },
-    get rows() {
-      return reader.rows;
-    },
-  };
+  return finishingWith(new CsvChunkReader(file, onHeader, onRow, opts), (rows) => {
+    block.setKind(kind, reason);
+    builder.addBlock(block, {
+      file,
+      format: 'long',
+      valueKind: kind,
+      valueKindReason: reason,
+      rows: rows,
+    });
+  });
 }

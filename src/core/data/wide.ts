@@ -6,6 +6,7 @@ import { RowBlock } from './block.ts';
 import type { DatasetBuilder } from './builder.ts';
 import {
   CsvChunkReader,
+  finishingWith,
   requireColumn,
   warnIgnoredColumns,
   type ChunkParser,
@@ -147,42 +148,34 @@ export function createWideParser(
     block.add(j, i, line, vals);
   };
 
-  const reader = new CsvChunkReader(file, onHeader, onRow, opts);
-  return {
-    push: (chunk, bytes) => reader.push(chunk, bytes),
-    finish() {
-      reader.finish();
-      for (const [i, inf] of inferred) {
-        if (builder.itemN[i] !== 0) continue;
-        const K = inf.prefix ? inf.count : optCol.length;
-        if (K < 2)
-          throw new DataError(
-            `cannot infer n_options of item ${quoted(builder.itemIds[i])}: only one option has values`,
-            file,
-            inf.line,
-            'n_options',
-            'an n_options column',
-          );
-        builder.setN(i, K, { file, line: inf.line });
-        const key = builder.itemKey[i];
-        if (key >= K)
-          readLabel(OPTION_LABELS[key], K, { file, line: builder.keyWhere(i).line, column: 'key' });
-        builder.tally(file, 'other', 'inferred-n', inf.line, (n) => {
-          return `no n_options column: option counts of ${n} items were inferred from their values`;
-        });
-      }
-      const choice = declared ?? detector.decide(file);
-      block.setKind(choice.kind, choice.reason);
-      builder.addBlock(block, {
-        file,
-        format: 'wide',
-        valueKind: choice.kind,
-        valueKindReason: choice.reason,
-        rows: reader.rows,
+  return finishingWith(new CsvChunkReader(file, onHeader, onRow, opts), (rows) => {
+    for (const [i, inf] of inferred) {
+      if (builder.itemN[i] !== 0) continue;
+      const K = inf.prefix ? inf.count : optCol.length;
+      if (K < 2)
+        throw new DataError(
+          `cannot infer n_options of item ${quoted(builder.itemIds[i])}: only one option has values`,
+          file,
+          inf.line,
+          'n_options',
+          'an n_options column',
+        );
+      builder.setN(i, K, { file, line: inf.line });
+      const key = builder.itemKey[i];
+      if (key >= K)
+        readLabel(OPTION_LABELS[key], K, { file, line: builder.keyWhere(i).line, column: 'key' });
+      builder.tally(file, 'other', 'inferred-n', inf.line, (n) => {
+        return `no n_options column: option counts of ${n} items were inferred from their values`;
       });
-    },
-    get rows() {
-      return reader.rows;
-    },
-  };
+    }
+    const choice = declared ?? detector.decide(file);
+    block.setKind(choice.kind, choice.reason);
+    builder.addBlock(block, {
+      file,
+      format: 'wide',
+      valueKind: choice.kind,
+      valueKindReason: choice.reason,
+      rows: rows,
+    });
+  });
 }
