@@ -56,38 +56,52 @@ export function saturatedOption(ds: Dataset, i: number, level: number): Saturati
   return llms === 0 ? null : { option, llms, min };
 }
 
+/** How many cells of `ds` are observed. */
+export function countObserved(ds: Dataset): number {
+  let n = 0;
+  for (let x = 0; x < ds.J * ds.I; x++) n += ds.observed[x];
+  return n;
+}
+
+/**
+ * Visits the observed cells of `ds` in the Cells order (item-major): `q` counts them from 0,
+ * `off` is where the cell's row starts in `ds.obs`.
+ */
+export function forEachCell(
+  ds: Dataset,
+  visit: (q: number, j: number, i: number, off: number) => void,
+): void {
+  const { J, I, Kmax } = ds;
+  let q = 0;
+  for (let i = 0; i < I; i++)
+    for (let j = 0; j < J; j++) if (ds.observed[j * I + i]) visit(q++, j, i, (j * I + i) * Kmax);
+}
+
 /**
  * Collect the observed cells of `ds`. `hard` turns option targets and the
  * correctness target into their argmax versions.
  */
 export function buildCells(ds: Dataset, hard: boolean): Cells {
   const { J, I, Kmax } = ds;
-  let n = 0;
-  for (let x = 0; x < J * I; x++) n += ds.observed[x];
+  const n = countObserved(ds);
   const cellJ = new Uint32Array(n);
   const cellI = new Uint32Array(n);
   const target = new Float32Array(n * Kmax);
   const correct = new Float32Array(n);
-  let q = 0;
-  for (let i = 0; i < I; i++) {
+  forEachCell(ds, (q, j, i, off) => {
     const K = ds.nOptions[i];
     const g = ds.key[i];
-    for (let j = 0; j < J; j++) {
-      if (!ds.observed[j * I + i]) continue;
-      const off = (j * I + i) * Kmax;
-      cellJ[q] = j;
-      cellI[q] = i;
-      const top = argmaxAt(ds.obs, off, K);
-      if (hard) {
-        target[q * Kmax + top] = 1;
-        correct[q] = top === g ? 1 : 0;
-      } else {
-        for (let k = 0; k < K; k++) target[q * Kmax + k] = ds.obs[off + k];
-        correct[q] = ds.obs[off + g];
-      }
-      q++;
+    cellJ[q] = j;
+    cellI[q] = i;
+    const top = argmaxAt(ds.obs, off, K);
+    if (hard) {
+      target[q * Kmax + top] = 1;
+      correct[q] = top === g ? 1 : 0;
+    } else {
+      for (let k = 0; k < K; k++) target[q * Kmax + k] = ds.obs[off + k];
+      correct[q] = ds.obs[off + g];
     }
-  }
+  });
   return { J, I, Kmax, n, cellJ, cellI, target, correct, nOptions: ds.nOptions, key: ds.key };
 }
 

@@ -23,7 +23,7 @@
 import type { Dataset } from '../data/types';
 import { predictorFromFit } from '../eval/predict';
 import type { FitJson } from '../fit/types';
-import { argmaxAt } from '../model/cells';
+import { argmaxAt, countObserved, forEachCell } from '../model/cells';
 import { isBinary, nominalFlags, type NominalModel } from '../model/types';
 
 /** Floor on a cell's expected squared residual, so that certain predictions stay finite. */
@@ -45,9 +45,8 @@ export interface CellResiduals {
 
 /** The residuals of `fit` on the observed cells of `ds` (LLMs and items matched by id). */
 export function cellResiduals(fit: FitJson, ds: Dataset): CellResiduals {
-  const { J, I, Kmax } = ds;
-  let n = 0;
-  for (let x = 0; x < J * I; x++) n += ds.observed[x];
+  const { Kmax } = ds;
+  const n = countObserved(ds);
   const out: CellResiduals = {
     kind: isBinary(fit.model) ? 'binary' : 'option',
     n,
@@ -64,49 +63,43 @@ export function cellResiduals(fit: FitJson, ds: Dataset): CellResiduals {
       : nominalFlags(fit.model as NominalModel).hardTargets;
   const p = new Float64Array(Kmax);
   const pi = new Float64Array(Kmax);
-  let q = 0;
-  for (let i = 0; i < I; i++) {
+  forEachCell(ds, (q, j, i, off) => {
     const K = ds.nOptions[i];
     const g = ds.key[i];
-    for (let j = 0; j < J; j++) {
-      if (!ds.observed[j * I + i]) continue;
-      const off = (j * I + i) * Kmax;
-      out.cellJ[q] = j;
-      out.cellI[q] = i;
-      if (hard) {
-        pi.fill(0);
-        pi[argmaxAt(ds.obs, off, K)] = 1;
-      } else for (let k = 0; k < K; k++) pi[k] = ds.obs[off + k];
-      let s: number;
-      let w: number;
-      let v: number;
-      if (out.kind === 'binary') {
-        const P = pred.pKey(j, i);
-        const x = pi[g];
-        s = (x - P) ** 2 + x * (1 - x);
-        w = P * (1 - P);
-        v = w * (1 - 4 * w);
-      } else {
-        pred.probs(j, i, p);
-        let d2 = 0;
-        let pi2 = 0;
-        let p2 = 0;
-        let p3 = 0;
-        for (let k = 0; k < K; k++) {
-          d2 += (pi[k] - p[k]) ** 2;
-          pi2 += pi[k] * pi[k];
-          p2 += p[k] * p[k];
-          p3 += p[k] * p[k] * p[k];
-        }
-        s = d2 + 1 - pi2;
-        w = 1 - p2;
-        v = 4 * (p3 - p2 * p2);
+    out.cellJ[q] = j;
+    out.cellI[q] = i;
+    if (hard) {
+      pi.fill(0);
+      pi[argmaxAt(ds.obs, off, K)] = 1;
+    } else for (let k = 0; k < K; k++) pi[k] = ds.obs[off + k];
+    let s: number;
+    let w: number;
+    let v: number;
+    if (out.kind === 'binary') {
+      const P = pred.pKey(j, i);
+      const x = pi[g];
+      s = (x - P) ** 2 + x * (1 - x);
+      w = P * (1 - P);
+      v = w * (1 - 4 * w);
+    } else {
+      pred.probs(j, i, p);
+      let d2 = 0;
+      let pi2 = 0;
+      let p2 = 0;
+      let p3 = 0;
+      for (let k = 0; k < K; k++) {
+        d2 += (pi[k] - p[k]) ** 2;
+        pi2 += pi[k] * pi[k];
+        p2 += p[k] * p[k];
+        p3 += p[k] * p[k] * p[k];
       }
-      out.sq[q] = s;
-      out.expected[q] = Math.max(w, W_FLOOR);
-      out.variance[q] = Math.max(v, 0);
-      q++;
+      s = d2 + 1 - pi2;
+      w = 1 - p2;
+      v = 4 * (p3 - p2 * p2);
     }
-  }
+    out.sq[q] = s;
+    out.expected[q] = Math.max(w, W_FLOOR);
+    out.variance[q] = Math.max(v, 0);
+  });
   return out;
 }
