@@ -45,25 +45,10 @@ export interface PersonFitRow extends FitStats {
   llm: string;
 }
 
-export const ITEM_FIT_COLUMNS = [
-  'item',
-  'benchmark',
-  'infit',
-  'outfit',
-  'z_infit',
-  'z_outfit',
-  'n',
-  'flag',
-] as const;
-export const PERSON_FIT_COLUMNS = [
-  'llm',
-  'infit',
-  'outfit',
-  'z_infit',
-  'z_outfit',
-  'n',
-  'flag',
-] as const;
+/** The FitStats columns, after an item's or an LLM's name. */
+const STAT_COLUMNS = ['infit', 'outfit', 'z_infit', 'z_outfit', 'n', 'flag'] as const;
+export const ITEM_FIT_COLUMNS = ['item', 'benchmark', ...STAT_COLUMNS] as const;
+export const PERSON_FIT_COLUMNS = ['llm', ...STAT_COLUMNS] as const;
 
 export function fitFlag(infit: number, outfit: number): FitFlag {
   if (infit > FIT_THRESHOLDS.underfit || outfit > FIT_THRESHOLDS.underfit) return 'underfit';
