@@ -46,6 +46,17 @@ export function finishingWith(reader: ChunkParser, done: (rows: number) => void)
   };
 }
 
+/** A CSV parser: `onHeader` and `onRow` read the file, then `done` as in `finishingWith`. */
+export function csvParser(
+  file: string,
+  onHeader: (h: CsvHeader) => void,
+  onRow: RowFn,
+  opts: StreamOptions,
+  done: (rows: number) => void,
+): ChunkParser {
+  return finishingWith(new CsvChunkReader(file, onHeader, onRow, opts), done);
+}
+
 /** A parsed header: column name to index, plus the raw line for delimiter hints. */
 export interface CsvHeader {
   names: string[];
@@ -171,6 +182,25 @@ export function requireColumn(file: string, h: CsvHeader, name: string, expected
   if (i !== undefined) return i;
   checkDelimiter(file, h.raw);
   throw new DataError(`missing required column '${name}'`, file, 1, name, expected);
+}
+
+/**
+ * A header's column indices by role: each of `need` names a column that must be there
+ * (else requireColumn's error), each of `may` one that may be absent (-1).
+ */
+export function columnsOf<N extends string, M extends string>(
+  file: string,
+  h: CsvHeader,
+  expected: string,
+  need: Record<N, string>,
+  may: Record<M, string>,
+): Record<N | M, number> {
+  const out = {} as Record<N | M, number>;
+  for (const [role, name] of Object.entries(need) as [N, string][])
+    out[role] = requireColumn(file, h, name, expected);
+  for (const [role, name] of Object.entries(may) as [M, string][])
+    out[role] = h.index.get(name) ?? -1;
+  return out;
 }
 
 /** Warns (on line 1) of header columns the format does not read, when there are any. */

@@ -4,11 +4,9 @@
  */
 import type { DatasetBuilder, ItemsTable } from './builder.ts';
 import {
-  CsvChunkReader,
-  finishingWith,
-  requireColumn,
+  columnsOf,
+  csvParser,
   warnIgnoredColumns,
-  type ChunkParser,
   type CsvHeader,
   type StreamOptions,
 } from './csv.ts';
@@ -21,24 +19,15 @@ const EXPECTED = 'item,key,n_options[,benchmark][,question,option_A..option_J]';
  * Creates an incremental parser for an items CSV. `finish()` validates the file
  * and merges its items into `builder` (so call it before any long file's parser).
  */
-export function createItemsParser(
-  file: string,
-  builder: DatasetBuilder,
-  opts: StreamOptions = {},
-): ChunkParser {
+export function createItemsParser(file: string, builder: DatasetBuilder, opts: StreamOptions = {}) {
   const table: ItemsTable = new Map();
   let col = { item: 0, key: 0, n: 0, bench: -1, question: -1 };
   let optionCols: number[] = [];
   let hasText = false;
 
   const onHeader = (h: CsvHeader) => {
-    col = {
-      item: requireColumn(file, h, 'item', EXPECTED),
-      key: requireColumn(file, h, 'key', EXPECTED),
-      n: requireColumn(file, h, 'n_options', EXPECTED),
-      bench: h.index.get('benchmark') ?? -1,
-      question: h.index.get('question') ?? -1,
-    };
+    const need = { item: 'item', key: 'key', n: 'n_options' };
+    col = columnsOf(file, h, EXPECTED, need, { bench: 'benchmark', question: 'question' });
     optionCols = OPTION_LABELS.map((l) => h.index.get(`option_${l}`) ?? -1);
     hasText = col.question >= 0 || optionCols.some((c) => c >= 0);
     const known = new Set(['item', 'key', 'n_options', 'benchmark', 'question']);
@@ -79,7 +68,7 @@ export function createItemsParser(
     table.set(id, { key, nOptions, benchmark, text, at: { file, line } });
   };
 
-  return finishingWith(new CsvChunkReader(file, onHeader, onRow, opts), (rows) => {
+  return csvParser(file, onHeader, onRow, opts, (rows) => {
     builder.addItems(table, { file, format: 'items', rows: rows });
   });
 }

@@ -5,14 +5,7 @@
  */
 import { OptionRowBlock } from './block.ts';
 import type { DatasetBuilder } from './builder.ts';
-import {
-  CsvChunkReader,
-  finishingWith,
-  requireColumn,
-  warnIgnoredColumns,
-  type ChunkParser,
-  type CsvHeader,
-} from './csv.ts';
+import { columnsOf, csvParser, requireColumn, warnIgnoredColumns, type CsvHeader } from './csv.ts';
 import type { ValueOptions } from './wide.ts';
 import { checkDeclared, readLabel, readNumber } from './values.ts';
 import { DataError, type ValueKind, quoted } from './types.ts';
@@ -24,11 +17,7 @@ const VALUE_COLUMNS: ValueKind[] = ['prob', 'logprob', 'weight'];
  * Creates an incremental parser for a long CSV. Throws (on the first chunk) when
  * no items file has been added to `builder`.
  */
-export function createLongParser(
-  file: string,
-  builder: DatasetBuilder,
-  opts: ValueOptions = {},
-): ChunkParser {
+export function createLongParser(file: string, builder: DatasetBuilder, opts: ValueOptions = {}) {
   let col = { model: 0, item: 0, option: 0, value: 0 };
   let valueName = '';
   let kind: ValueKind = 'prob';
@@ -55,12 +44,8 @@ export function createLongParser(
         'exactly one of prob, logprob, weight',
       );
     valueName = found[0];
-    col = {
-      model: requireColumn(file, h, 'model', EXPECTED),
-      item: requireColumn(file, h, 'item', EXPECTED),
-      option: requireColumn(file, h, 'option', EXPECTED),
-      value: h.index.get(valueName)!,
-    };
+    const need = { model: 'model', item: 'item', option: 'option' };
+    col = { ...columnsOf(file, h, EXPECTED, need, {}), value: h.index.get(valueName)! };
     kind = opts.valueKind ?? (valueName as ValueKind);
     reason = opts.valueKind ? 'override' : `column name '${valueName}'`;
     block.valueColumn = valueName;
@@ -95,7 +80,7 @@ export function createLongParser(
     block.add(j, i, line, k, v);
   };
 
-  return finishingWith(new CsvChunkReader(file, onHeader, onRow, opts), (rows) => {
+  return csvParser(file, onHeader, onRow, opts, (rows) => {
     block.setKind(kind, reason);
     builder.addBlock(block, {
       file,

@@ -5,11 +5,9 @@
 import { RowBlock } from './block.ts';
 import type { DatasetBuilder } from './builder.ts';
 import {
-  CsvChunkReader,
-  finishingWith,
-  requireColumn,
+  columnsOf,
+  csvParser,
   warnIgnoredColumns,
-  type ChunkParser,
   type CsvHeader,
   type StreamOptions,
 } from './csv.ts';
@@ -36,11 +34,7 @@ interface Inferred {
  * Creates an incremental parser for a wide CSV. `finish()` settles the value kind
  * and any option counts inferred from the data, then adds the file to `builder`.
  */
-export function createWideParser(
-  file: string,
-  builder: DatasetBuilder,
-  opts: ValueOptions = {},
-): ChunkParser {
+export function createWideParser(file: string, builder: DatasetBuilder, opts: ValueOptions = {}) {
   let col = { model: 0, item: 0, key: 0, n: -1, bench: -1 };
   let optCol: number[] = [];
   let names: string[] = [];
@@ -51,13 +45,8 @@ export function createWideParser(
   const inferred = new Map<number, Inferred>();
 
   const onHeader = (h: CsvHeader) => {
-    col = {
-      model: requireColumn(file, h, 'model', EXPECTED),
-      item: requireColumn(file, h, 'item', EXPECTED),
-      key: requireColumn(file, h, 'key', EXPECTED),
-      n: h.index.get('n_options') ?? -1,
-      bench: h.index.get('benchmark') ?? -1,
-    };
+    const need = { model: 'model', item: 'item', key: 'key' };
+    col = columnsOf(file, h, EXPECTED, need, { n: 'n_options', bench: 'benchmark' });
     names = h.names;
     optCol = [];
     let prefix: string | null = null;
@@ -148,7 +137,7 @@ export function createWideParser(
     block.add(j, i, line, vals);
   };
 
-  return finishingWith(new CsvChunkReader(file, onHeader, onRow, opts), (rows) => {
+  return csvParser(file, onHeader, onRow, opts, (rows) => {
     for (const [i, inf] of inferred) {
       if (builder.itemN[i] !== 0) continue;
       const K = inf.prefix ? inf.count : optCol.length;
