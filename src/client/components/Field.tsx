@@ -20,13 +20,17 @@ export function Field({
   );
 }
 
-/** A labelled number input holding its text as typed (parsed when a run starts). */
+/**
+ * A labelled number input; `onChange` gets its text as typed (the caller parses it, now or
+ * when a run starts).
+ */
 export function NumberField(props: {
   label: string;
-  min: number;
-  step?: number;
+  min?: number;
+  step?: number | 'any';
   placeholder?: string;
-  value: string;
+  disabled?: boolean;
+  value: string | number;
   onChange: (v: string) => void;
 }) {
   return (
@@ -36,6 +40,7 @@ export function NumberField(props: {
         min={props.min}
         step={props.step}
         placeholder={props.placeholder}
+        disabled={props.disabled}
         value={props.value}
         onChange={(e) => props.onChange(e.target.value)}
       />

@@ -6,7 +6,7 @@ import { MODEL_TYPES, type ModelType } from '../../core/model/types';
 import type { EngineResolution } from '../../boundary/protocol';
 import { getBridge } from '../bridge';
 import type { RunningFit } from '../state';
-import { Field } from './Field';
+import { Field, NumberField } from './Field';
 import { FitProgressView } from './FitProgressView';
 import { PriorField } from './PriorField';
 
@@ -104,33 +104,22 @@ export function FitPanel({
             <option value="paper">paper (eq. 15 as written)</option>
           </select>
         </Field>
-        <Field label={s.optimizer === 'adam' ? 'Steps' : 'Max iterations'}>
-          <input
-            type="number"
-            min={1}
-            step={1}
-            value={s.steps}
-            onChange={(e) => num('steps', e.target.value)}
-          />
-        </Field>
-        <Field label="Learning rate">
-          <input
-            type="number"
-            min={0}
-            step="any"
-            value={s.lr}
-            disabled={s.optimizer !== 'adam'}
-            onChange={(e) => num('lr', e.target.value)}
-          />
-        </Field>
-        <Field label="Seed">
-          <input
-            type="number"
-            step={1}
-            value={s.seed}
-            onChange={(e) => num('seed', e.target.value)}
-          />
-        </Field>
+        <NumberField
+          label={s.optimizer === 'adam' ? 'Steps' : 'Max iterations'}
+          min={1}
+          step={1}
+          value={s.steps}
+          onChange={(v) => num('steps', v)}
+        />
+        <NumberField
+          label="Learning rate"
+          min={0}
+          step="any"
+          value={s.lr}
+          disabled={s.optimizer !== 'adam'}
+          onChange={(v) => num('lr', v)}
+        />
+        <NumberField label="Seed" step={1} value={s.seed} onChange={(v) => num('seed', v)} />
       </div>
       <PriorField
         value={s.prior}

@@ -2,7 +2,7 @@ import { ENGINE_CHOICES, type EngineChoice } from '../../../core/engines/types';
 import type { Dataset } from '../../../core/data/types';
 import type { FitJson, OptimizerName } from '../../../core/fit/types';
 import type { EvalFitSettings } from '../../../boundary/evaluateProtocol';
-import { Field } from '../../components/Field';
+import { Field, NumberField } from '../../components/Field';
 import type { FitEntry } from '../../state';
 import { CalibrateSection } from './CalibrateSection';
 import { CompressSection } from './CompressSection';
@@ -70,17 +70,15 @@ export function EvaluateView({ fit, ds, fits, busy }: EvaluateViewProps) {
               <option value="adam">adam (the paper&apos;s, eq. 15)</option>
             </select>
           </Field>
-          <Field label="Steps per fit">
-            <input
-              type="number"
-              min={1}
-              value={steps}
-              onChange={(e) => {
-                const n = Math.round(Number(e.target.value));
-                if (n >= 1) setSteps(n);
-              }}
-            />
-          </Field>
+          <NumberField
+            label="Steps per fit"
+            min={1}
+            value={steps}
+            onChange={(v) => {
+              const n = Math.round(Number(v));
+              if (n >= 1) setSteps(n);
+            }}
+          />
         </div>
       </details>
       <CvSection {...common} fitSettings={fitSettings} />
