@@ -1,37 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { chart, demoFile, download, open, openTab, waitState } from './helpers';
+import { chart, demoFile, download, open, openTab, parseCsv, waitState } from './helpers';
 
 // The demo: 18 LLMs × 345 four-option items, fitted with llmnrm on open.
-
-/** RFC 4180 rows (quotes, doubled quotes, CRLF or LF, newlines inside quotes). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  const endCell = () => {
-    row.push(cell);
-    cell = '';
-  };
-  const endRow = () => {
-    endCell();
-    rows.push(row);
-    row = [];
-  };
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted && ch === '"' && text[i + 1] === '"') {
-      cell += '"';
-      i++;
-    } else if (ch === '"') quoted = !quoted;
-    else if (quoted) cell += ch;
-    else if (ch === ',') endCell();
-    else if (ch === '\n') endRow();
-    else if (ch !== '\r') cell += ch;
-  }
-  if (cell || row.length) endRow();
-  return rows;
-}
 
 const section = (page: Page, name: string) => page.locator(`[data-section="${name}"]`);
 const panel = (page: Page) => page.getByTestId('bank-panel');
@@ -70,16 +40,7 @@ test.describe('Bank & CAT', () => {
 
     const table = await downloadText(page, 'Export parameter table (CSV)');
     const rows = parseCsv(table.text);
-    expect(rows[0]).toEqual([
-      'item',
-      'benchmark',
-      'class',
-      'key',
-      'parameter',
-      'option',
-      'value',
-      'se',
-    ]);
+    expect(rows[0].join(',')).toBe('item,benchmark,class,key,parameter,option,value,se');
     // a and c per option (2 × 4) and b̃ per item, then the gate's w0 and kappa.
     expect(rows).toHaveLength(1 + 345 * 9 + 2);
     expect(rows.slice(1).every((r) => r.length === 8 && Number.isFinite(Number(r[6])))).toBe(true);

@@ -8,6 +8,7 @@ import {
   fitRadios,
   open,
   openTab,
+  parseCsv,
   pickFiles,
   waitState,
 } from './helpers';
@@ -34,39 +35,6 @@ function pngSize(bytes: Buffer) {
   expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   expect(bytes.subarray(12, 16).toString('ascii')).toBe('IHDR');
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-}
-
-/** Minimal RFC 4180 parser (quotes, doubled quotes, CRLF). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  const endCell = () => {
-    row.push(cell);
-    cell = '';
-  };
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') endCell();
-    else if (ch === '\n') {
-      endCell();
-      rows.push(row);
-      row = [];
-    } else if (ch !== '\r') cell += ch;
-  }
-  if (cell || row.length) {
-    endCell();
-    rows.push(row);
-  }
-  return rows;
 }
 
 test('charts export as SVG and 2× PNG, tables as CSV, the fit as JSON', async ({ page }) => {

@@ -3,7 +3,17 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { demoFile, fitModel, fitRadios, open, openTab, pickFiles, waitState } from './helpers';
+import {
+  demoFile,
+  fitModel,
+  fitRadios,
+  loadDemoFiles,
+  open,
+  openTab,
+  pickFiles,
+  startAdamFit,
+  waitState,
+} from './helpers';
 
 type Fault = 'crash' | 'hang' | 'oom' | 'device-lost';
 type Bridge = {
@@ -37,17 +47,9 @@ async function fitFromSidebar(page: Page, model: string) {
   await waitState(page, 'fitted');
 }
 
-/** Loads the demo data (no fit) from files. */
-async function loadDemoFiles(page: Page) {
-  await pickFiles(page, [demoFile('econ-reading.wide.csv'), demoFile('econ-reading.items.csv')]);
-  await waitState(page, 'loaded');
-}
-
 /** Starts a long Adam fit and waits for its first stored checkpoint. */
 async function startLongFit(page: Page, steps: number) {
-  await page.getByLabel('Optimiser').selectOption('adam');
-  await page.getByLabel('Steps').fill(String(steps));
-  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+  await startAdamFit(page, steps);
   await waitState(page, 'fitting');
   await expect(page.getByTestId('checkpoint')).toBeVisible({ timeout: 30_000 });
 }
@@ -57,14 +59,11 @@ test('a WebGPU device lost mid-fit: the fit continues on the next engine and say
 }) => {
   test.setTimeout(150_000);
   await open(page);
-  await pickFiles(page, [demoFile('econ-reading.wide.csv')]);
-  await waitState(page, 'loaded');
+  await loadDemoFiles(page, false);
   await page.getByLabel('Engine').selectOption('webgpu-fused');
   await expect(page.getByTestId('engine-note')).toContainText('Runs on webgpu-fused');
   await simulate(page, 'device-lost');
-  await page.getByLabel('Optimiser').selectOption('adam');
-  await page.getByLabel('Steps').fill('300');
-  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+  await startAdamFit(page, 300);
   await expect(fitRadios(page)).toHaveCount(1, { timeout: 120_000 });
   await waitState(page, 'fitted');
   // Software WebGL (SwiftShader here) is skipped, as `auto` skips it.
@@ -187,9 +186,7 @@ test('cancelling a fit in its L-BFGS phase returns to a usable state', async ({ 
   await page.getByRole('button', { name: 'Cancel' }).click();
   await waitState(page, 'loaded');
   await expect(page.getByTestId('notice')).toContainText('Cancelled');
-  await page.getByLabel('Optimiser').selectOption('adam');
-  await page.getByLabel('Steps').fill('30');
-  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+  await startAdamFit(page, 30);
   await expect(fitRadios(page)).toHaveCount(1, { timeout: 60_000 });
   await waitState(page, 'fitted');
 });

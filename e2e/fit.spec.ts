@@ -1,12 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { demoFile, fitModel, fitRadios, open, pickFiles, waitState } from './helpers';
+import { fitModel, fitRadios, loadDemoFiles, open, startAdamFit, waitState } from './helpers';
 
 test('cancelling a running fit stops it and leaves the app usable', async ({ page }) => {
   await open(page, true);
   await expect(fitRadios(page)).toHaveCount(1);
-  await page.getByLabel('Optimiser').selectOption('adam');
-  await page.getByLabel('Steps').fill('100000');
-  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+  await startAdamFit(page, 100000);
   await waitState(page, 'fitting');
   // Live progress: step and objective, and the objective curve.
   await expect(page.getByTestId('fit-progress')).toContainText(
@@ -27,11 +25,8 @@ test('cancelling a running fit stops it and leaves the app usable', async ({ pag
 
 test('cancelling the only fit returns to "loaded"', async ({ page }) => {
   await open(page);
-  await pickFiles(page, [demoFile('econ-reading.wide.csv')]);
-  await waitState(page, 'loaded');
-  await page.getByLabel('Optimiser').selectOption('adam');
-  await page.getByLabel('Steps').fill('100000');
-  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+  await loadDemoFiles(page, false);
+  await startAdamFit(page, 100000);
   await expect(page.getByTestId('fit-progress')).toContainText('step');
   await page.getByRole('button', { name: 'Cancel' }).click();
   await waitState(page, 'loaded');
@@ -47,13 +42,10 @@ test('the engine picker says which engine runs and why', async ({ page }) => {
 for (const engine of ['tfjs-wasm', 'tfjs-cpu']) {
   test(`a short Adam fit runs on ${engine} in the worker`, async ({ page }) => {
     await open(page);
-    await pickFiles(page, [demoFile('econ-reading.wide.csv')]);
-    await waitState(page, 'loaded');
+    await loadDemoFiles(page, false);
     await page.getByLabel('Engine').selectOption(engine);
     await expect(page.getByTestId('engine-note')).toContainText(`Runs on ${engine}`);
-    await page.getByLabel('Optimiser').selectOption('adam');
-    await page.getByLabel('Steps').fill('20');
-    await page.getByRole('button', { name: 'Fit', exact: true }).click();
+    await startAdamFit(page, 20);
     await expect(fitRadios(page)).toHaveCount(1, { timeout: 60_000 });
     await waitState(page, 'fitted');
     await expect(page.getByTestId('fit-info')).toContainText(`20 steps`);

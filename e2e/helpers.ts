@@ -27,6 +27,13 @@ export async function pickFiles(page: Page, files: string[]): Promise<void> {
   await page.getByTestId('file-input').setInputFiles(files);
 }
 
+/** Picks the demo's wide file (and its items file) and waits until they are loaded, unfitted. */
+export async function loadDemoFiles(page: Page, withItems = true): Promise<void> {
+  const items = withItems ? [demoFile('econ-reading.items.csv')] : [];
+  await pickFiles(page, [demoFile('econ-reading.wide.csv'), ...items]);
+  await waitState(page, 'loaded');
+}
+
 /** Clicks `trigger` and returns the download's name and bytes. */
 export async function download(
   page: Page,
@@ -61,6 +68,13 @@ export async function dropFiles(page: Page, paths: string[]): Promise<void> {
   }, files);
 }
 
+/** Starts an Adam fit of `steps` steps with the settings shown, without waiting for it. */
+export async function startAdamFit(page: Page, steps: number): Promise<void> {
+  await page.getByLabel('Optimiser').selectOption('adam');
+  await page.getByLabel('Steps').fill(String(steps));
+  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+}
+
 /** Completed fits in the fit list. */
 export const fitRadios = (page: Page) => page.locator('.fit-list input[type=radio]');
 
@@ -71,4 +85,34 @@ export async function fitModel(page: Page, model: string): Promise<void> {
   await page.getByRole('button', { name: 'Fit', exact: true }).click();
   await expect(fitRadios(page)).toHaveCount(before + 1, { timeout: 60_000 });
   await waitState(page, 'fitted');
+}
+
+/** RFC 4180 rows (quotes, doubled quotes, CRLF or LF, newlines inside quotes). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  const endCell = () => {
+    row.push(cell);
+    cell = '';
+  };
+  const endRow = () => {
+    endCell();
+    rows.push(row);
+    row = [];
+  };
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted && ch === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (ch === '"') quoted = !quoted;
+    else if (quoted) cell += ch;
+    else if (ch === ',') endCell();
+    else if (ch === '\n') endRow();
+    else if (ch !== '\r') cell += ch;
+  }
+  if (cell || row.length) endRow();
+  return rows;
 }

@@ -1,5 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
-import { demoFile, download, fitModel, fitRadios, open, pickFiles, waitState } from './helpers';
+import {
+  download,
+  fitModel,
+  fitRadios,
+  loadDemoFiles,
+  open,
+  startAdamFit,
+  waitState,
+} from './helpers';
 
 /** The saved session panel and its state (checking, restored, none, saved, cleared). */
 const session = (page: Page) => page.getByTestId('session');
@@ -74,8 +82,7 @@ test('loaded files and the fits kept (not removed ones) come back after a reload
   page,
 }) => {
   await open(page);
-  await pickFiles(page, [demoFile('econ-reading.wide.csv'), demoFile('econ-reading.items.csv')]);
-  await waitState(page, 'loaded');
+  await loadDemoFiles(page);
   await fitModel(page, 'nrm-soft');
   await fitModel(page, '2pl');
   await page.getByRole('button', { name: /^Remove .*nrm-soft/ }).click();
@@ -105,12 +112,9 @@ test('a reload mid-fit offers "Resume fit (step N)", which warm-starts from the 
 }) => {
   test.setTimeout(180_000);
   await open(page);
-  await pickFiles(page, [demoFile('econ-reading.wide.csv'), demoFile('econ-reading.items.csv')]);
-  await waitState(page, 'loaded');
+  await loadDemoFiles(page);
   // The objective at the documented start: step 1 of a 1-step Adam fit.
-  await page.getByLabel('Optimiser').selectOption('adam');
-  await page.getByLabel('Steps').fill('1');
-  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+  await startAdamFit(page, 1);
   await waitState(page, 'fitted');
   const startObjective = (await shownFitJson(page)).trace[0].objective;
 
@@ -158,11 +162,8 @@ test('a cancelled fit leaves no checkpoint; "Discard" drops an interrupted one',
   page,
 }) => {
   await open(page);
-  await pickFiles(page, [demoFile('econ-reading.wide.csv')]);
-  await waitState(page, 'loaded');
-  await page.getByLabel('Optimiser').selectOption('adam');
-  await page.getByLabel('Steps').fill('100000');
-  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+  await loadDemoFiles(page, false);
+  await startAdamFit(page, 100000);
   await expect(page.getByTestId('checkpoint')).toBeVisible({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Cancel' }).click();
   await waitState(page, 'loaded');
