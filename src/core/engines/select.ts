@@ -176,6 +176,10 @@ export async function probeEnvironment(): Promise<EngineEnvironment> {
  */
 export async function createEngine(problem: Problem, name: EngineName): Promise<Engine> {
   if (name === 'fused') return createFusedEngine(problem);
+  if (name === 'wasm') {
+    const { createWasmEngine } = await import('./wasm/engine');
+    return createWasmEngine(problem);
+  }
   if (name === 'webgpu-fused') {
     const { createWebGpuEngine } = await import('./webgpu/engine');
     return createWebGpuEngine(problem);

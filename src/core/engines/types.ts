@@ -9,11 +9,12 @@ import type {
 
 /** Engines a user can pick. `auto` resolves to one of the others. */
 export type EngineName =
-  'fused' | 'webgpu-fused' | 'tfjs-webgpu' | 'tfjs-webgl' | 'tfjs-wasm' | 'tfjs-cpu';
+  'fused' | 'wasm' | 'webgpu-fused' | 'tfjs-webgpu' | 'tfjs-webgl' | 'tfjs-wasm' | 'tfjs-cpu';
 export type EngineChoice = EngineName | 'auto';
 export const ENGINE_CHOICES: readonly EngineChoice[] = [
   'auto',
   'fused',
+  'wasm',
   'webgpu-fused',
   'tfjs-webgpu',
   'tfjs-webgl',

@@ -1,0 +1,165 @@
+import { btilde } from '../../model/btilde';
+import type { Cells } from '../../model/cells';
+import type { NominalFlags, NominalLayout } from '../../model/types';
+import { btildeAt, nominalCE } from '../fusedNominal';
+import { evaluateFused } from '../fused';
+import type { Engine, Problem } from '../types';
+import { instantiateKernel } from './kernel';
+
+/** Bytes of scratch the kernel needs: z, v and e for up to 256 options. */
+const SCRATCH = 3 * 2048;
+/** Zero bytes after every array, so a masked padding lane never reads past memory. */
+const PAD = 16;
+const PAGE = 65536;
+/**
+ * The kernel takes the gate's e^−y as e^−α_j · e^−β_i (see kernel.wat); beyond
+ * this |α| or |β| a product could overflow, and that evaluation runs the JS loop.
+ */
+const GATE_LIMIT = 300;
+
+/** An evaluator of the CE and gradient, synchronous once created. */
+export type Evaluate = (nat: Float64Array, grad: Float64Array | null) => number;
+
+/** Whether the WASM kernel covers a problem: the nominal family on the option channel. */
+export function wasmCovers(problem: Problem): boolean {
+  return problem.kind === 'nominal' && (problem.channel ?? 'option') === 'option';
+}
+
+/**
+ * The nominal option-channel CE on the WASM kernel. The cells are copied into
+ * the instance's linear memory once, here; each call copies `nat` in and the
+ * gradient out. b̃ (for the fallback gate) and its chain rule are per item, not
+ * per cell, so they stay in TypeScript exactly as in `nominalCE`.
+ */
+export async function createWasmNominal(
+  L: NominalLayout,
+  flags: NominalFlags,
+  cells: Cells,
+): Promise<Evaluate> {
+  const k = await instantiateKernel();
+  const { n, I, Kmax } = cells;
+  let top = 0;
+  const take = (bytes: number) => {
+    const at = top;
+    top += Math.ceil((bytes + PAD) / 16) * 16;
+    return at;
+  };
+  const pScr = take(SCRATCH);
+  const pJ = take(n * 4);
+  const pI = take(n * 4);
+  const pT = take(n * Kmax * 4);
+  const pK = take(I);
+  const pBt = take(I * 8);
+  const pEa = take(cells.J * 8);
+  const pEb = take(I * 8);
+  const pGbt = take(I * 8);
+  const pNat = take(L.size * 8);
+  const pGrad = take(L.size * 8);
+  if (top > 2 ** 32 - PAGE) throw new Error(`${top} bytes do not fit a 32-bit WASM memory`);
+  const have = k.memory.buffer.byteLength;
+  if (top > have) k.memory.grow(Math.ceil((top - have) / PAGE));
+  const buf = k.memory.buffer;
+  new Uint32Array(buf, pJ, n).set(cells.cellJ);
+  new Uint32Array(buf, pI, n).set(cells.cellI);
+  new Float32Array(buf, pT, n * Kmax).set(cells.target);
+  new Uint8Array(buf, pK, I).set(cells.nOptions);
+  const bt = new Float64Array(buf, pBt, I);
+  const ea = new Float64Array(buf, pEa, cells.J);
+  const eb = new Float64Array(buf, pEb, I);
+  const gbt = new Float64Array(buf, pGbt, I);
+  const natW = new Float64Array(buf, pNat, L.size);
+  const gradW = new Float64Array(buf, pGrad, L.size);
+  const scratch = new Float64Array(Kmax);
+  const flagBits = (flags.sharpness ? 1 : 0) | (flags.position ? 2 : 0) | (flags.fallback ? 4 : 0);
+  const { nOptions, key } = cells;
+  /** b̃ and the gate's exponentials; false if a gate argument is out of the kernel's range. */
+  const gate = (nat: Float64Array): boolean => {
+    const w0 = nat[L.w0];
+    const kappa = nat[L.kappa];
+    for (let i = 0; i < I; i++) {
+      bt[i] = btildeAt(nat, L, i, nOptions[i], key[i], scratch);
+      const beta = kappa * bt[i];
+      if (!(Math.abs(beta) <= GATE_LIMIT)) return false;
+      eb[i] = Math.exp(-beta);
+    }
+    for (let j = 0; j < cells.J; j++) {
+      const alpha = w0 - kappa * nat[L.theta + j];
+      if (!(Math.abs(alpha) <= GATE_LIMIT)) return false;
+      ea[j] = Math.exp(-alpha);
+    }
+    return true;
+  };
+  return (nat, grad) => {
+    if (flags.fallback && !gate(nat)) return nominalCE(nat, grad, L, flags, cells);
+    natW.set(nat);
+    if (grad) {
+      gradW.fill(0);
+      gbt.fill(0);
+    }
+    // prettier-ignore
+    const ce = k.option(
+      n, Kmax, flagBits, grad ? 1 : 0, pJ, pI, pT, pK, pNat, pGrad, pBt, pEa, pEb, pGbt, pScr,
+      L.theta, L.s, L.delta, L.rho, L.a, L.c, L.w0, L.kappa,
+    );
+    if (grad) {
+      grad.set(gradW);
+      if (flags.fallback) {
+        for (let i = 0; i < I; i++) {
+          if (gbt[i] === 0) continue;
+          const off = i * Kmax;
+          btilde(nat.subarray(L.a), nat.subarray(L.c), off, nOptions[i], key[i], scratch, {
+            gb: gbt[i],
+            ga: grad,
+            gc: grad,
+            gaOff: L.a + off,
+            gcOff: L.c + off,
+          });
+        }
+      }
+    }
+    return ce;
+  };
+}
+
+/**
+ * An evaluator for any problem: the WASM kernel where it covers the problem,
+ * otherwise the JS fused loop. The kernel implements only the nominal family's
+ * 'option' channel (what every fit uses); the binary family and the 'binary' and
+ * 'wrong' channels (held-out θ scoring) run the fused TypeScript loop. So does
+ * everything when the runtime lacks WebAssembly SIMD or the data set does not fit
+ * a 32-bit memory.
+ */
+export async function createWasmEvaluate(
+  problem: Problem,
+): Promise<{ evaluate: Evaluate; detail?: string }> {
+  if (!wasmCovers(problem) || problem.kind !== 'nominal') {
+    return {
+      evaluate: (nat, grad) => evaluateFused(problem, nat, grad),
+      detail: 'the JS fused loop: the WASM kernel covers only the nominal option channel',
+    };
+  }
+  try {
+    return { evaluate: await createWasmNominal(problem.layout, problem.flags, problem.cells) };
+  } catch (e) {
+    return {
+      evaluate: (nat, grad) => evaluateFused(problem, nat, grad),
+      detail: `the JS fused loop: WASM unavailable (${(e as Error).message})`,
+    };
+  }
+}
+
+/**
+ * The WASM engine: the fused loss and gradient in a WebAssembly SIMD kernel,
+ * single-threaded (see createWasmEvaluate for what falls back to the JS loop).
+ */
+export async function createWasmEngine(problem: Problem): Promise<Engine> {
+  const { evaluate, detail } = await createWasmEvaluate(problem);
+  return {
+    name: 'wasm',
+    ...(detail ? { detail } : {}),
+    async evaluate(nat, grad) {
+      return evaluate(nat, grad);
+    },
+    dispose() {},
+  };
+}

@@ -1,0 +1,364 @@
+;; LLM-NRM cross-entropy and gradient, nominal family, 'option' channel, as a
+;; WebAssembly SIMD kernel. Assembled by scripts/build-wasm.mjs (wabt from npm)
+;; into kernel.bytes.ts; src/core/engines/wasm/engine.ts drives it.
+;;
+;; The same function as `nominalCE` in ../fusedNominal.ts for channel 'option':
+;; every combination of the sharpness, position and fallback flags. Targets are
+;; read as float32 and promoted; everything else (z, exp, log, CE sum, gradient)
+;; is float64. SIMD runs along the options of one cell: two options per f64x2,
+;; which matches the layout, where a, c, δ, ρ and the targets are contiguous in k.
+;;
+;; Padding lanes. A cell with K options takes ceil(K/2) vectors; when K is odd the
+;; last vector's second lane (k = K) reads the next slot of each block (a padded
+;; slot, the next block's first entry, or up to 16 bytes of padding the engine
+;; leaves after every array). That lane is masked: its z is −∞ before the max and
+;; the exp (so e = 0 exactly), its target is 0, hence its ∂CE/∂z is exactly 0 and
+;; the gradient stores of that lane add +0 to a neighbouring slot, which is a no-op.
+;;
+;; exp (for x ≤ 709; 0 below −708): x = n·ln2 + r, n = round(x/ln2), |r| ≤ ln2/2,
+;; ln2 split in two (Cody–Waite, n·ln2_hi exact), e^r by its Taylor polynomial of
+;; degree 11, 2^n built in the exponent bits. Truncation error
+;;   |R| ≤ |r|^12/12! · e^|r| ≤ 0.3466^12 / 479001600 · 1.415 < 9e-15 · e^r / 0.707,
+;; so the relative error is below 1.3e-14 before rounding; with Horner rounding the
+;; bound tested (wasm.test.ts) is 5e-14 relative over [−708, 709], and exp(x) = 0
+;; for x < −708 (true value below 3.3e-308; absolute error, used for −∞ lanes).
+;;
+;; log (for normal positive x): x = 2^e · m, m ∈ [√½, √2), log m = 2·atanh(r) with
+;; r = (m−1)/(m+1), |r| ≤ 0.1716, series through r^13/13. Truncation
+;;   |R| ≤ 2·|r|^15/15 / (1 − r²) < 4.6e-13 (absolute),
+;; and e·ln2 is added in two parts; bound tested: |error| ≤ 5e-13 + 4·2^-52·|ln x|.
+;; The kernel calls it on the softmax sum, which lies in [1, K].
+(module
+  (memory (export "memory") 1)
+
+  ;; e^x for each lane (see the bound above). The kernel's pass 2 has the same
+  ;; code inline (V8 does not inline wasm calls everywhere).
+  (func $expv (param $x v128) (result v128)
+    (local $xc v128) (local $sh v128) (local $en v128) (local $r v128) (local $p v128)
+    (local $r2 v128) (local $r4 v128) (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $q3 v128) (local $q4 v128) (local $q5 v128)
+    ;; x = n·ln2 + r: sh = x·log2e + 1.5·2^52 rounds n into sh's low mantissa bits
+    (local.set $xc (f64x2.pmax (local.get $x) (v128.const f64x2 -708 -708)))
+    (local.set $sh (f64x2.add
+      (f64x2.mul (local.get $xc) (v128.const f64x2 1.4426950408889634 1.4426950408889634))
+      (v128.const f64x2 6755399441055744 6755399441055744)))
+    (local.set $en (f64x2.sub (local.get $sh) (v128.const f64x2 6755399441055744 6755399441055744)))
+    (local.set $r (f64x2.sub
+      (f64x2.sub (local.get $xc)
+        (f64x2.mul (local.get $en) (v128.const f64x2 6.93147180369123816490e-01 6.93147180369123816490e-01)))
+      (f64x2.mul (local.get $en) (v128.const f64x2 1.90821492927058770002e-10 1.90821492927058770002e-10))))
+    ;; e^r: Taylor polynomial of degree 11 (1/k!), Estrin's scheme for a short dependency chain
+    (local.set $r2 (f64x2.mul (local.get $r) (local.get $r)))
+    (local.set $r4 (f64x2.mul (local.get $r2) (local.get $r2)))
+    (local.set $q0 (f64x2.add (v128.const f64x2 1 1) (f64x2.mul (local.get $r) (v128.const f64x2 1 1))))
+    (local.set $q1 (f64x2.add (v128.const f64x2 0.5 0.5) (f64x2.mul (local.get $r) (v128.const f64x2 1.6666666666666666e-1 1.6666666666666666e-1))))
+    (local.set $q2 (f64x2.add (v128.const f64x2 4.1666666666666664e-2 4.1666666666666664e-2) (f64x2.mul (local.get $r) (v128.const f64x2 8.3333333333333332e-3 8.3333333333333332e-3))))
+    (local.set $q3 (f64x2.add (v128.const f64x2 1.3888888888888889e-3 1.3888888888888889e-3) (f64x2.mul (local.get $r) (v128.const f64x2 1.9841269841269841e-4 1.9841269841269841e-4))))
+    (local.set $q4 (f64x2.add (v128.const f64x2 2.4801587301587302e-5 2.4801587301587302e-5) (f64x2.mul (local.get $r) (v128.const f64x2 2.7557319223985893e-6 2.7557319223985893e-6))))
+    (local.set $q5 (f64x2.add (v128.const f64x2 2.7557319223985888e-7 2.7557319223985888e-7) (f64x2.mul (local.get $r) (v128.const f64x2 2.5052108385441720e-8 2.5052108385441720e-8))))
+    (local.set $q0 (f64x2.add (local.get $q0) (f64x2.mul (local.get $r2) (local.get $q1))))
+    (local.set $q2 (f64x2.add (local.get $q2) (f64x2.mul (local.get $r2) (local.get $q3))))
+    (local.set $q4 (f64x2.add (local.get $q4) (f64x2.mul (local.get $r2) (local.get $q5))))
+    (local.set $p (f64x2.add
+      (f64x2.add (local.get $q0) (f64x2.mul (local.get $r4) (local.get $q2)))
+      (f64x2.mul (f64x2.mul (local.get $r4) (local.get $r4)) (local.get $q4))))
+    ;; · 2^n, whose bits are (n + 1023) << 52; zero where x < −708 (and for −∞)
+    (local.set $p (v128.andnot
+      (f64x2.mul (local.get $p)
+        (i64x2.shl (i64x2.add (local.get $sh) (v128.const i64x2 1023 1023)) (i32.const 52)))
+      (f64x2.lt (local.get $x) (v128.const f64x2 -708 -708))))
+    (local.get $p))
+
+  ;; ln x for a normal positive x (see the bound above). The kernel has the same
+  ;; code inline after pass 2.
+  (func $log (param $x f64) (result f64)
+    (local $lb i64) (local $lm f64) (local $le f64) (local $lc i32) (local $lr f64) (local $lr2 f64) (local $lp f64)
+    ;; x = 2^e · m with m ∈ [√½, √2)
+    (local.set $lb (i64.reinterpret_f64 (local.get $x)))
+    (local.set $lm (f64.reinterpret_i64 (i64.or
+      (i64.and (local.get $lb) (i64.const 0x000FFFFFFFFFFFFF)) (i64.const 0x3FF0000000000000))))
+    (local.set $le (f64.convert_i64_s
+      (i64.sub (i64.shr_u (local.get $lb) (i64.const 52)) (i64.const 1023))))
+    (local.set $lc (f64.gt (local.get $lm) (f64.const 1.4142135623730951)))
+    (local.set $lm (select (f64.mul (local.get $lm) (f64.const 0.5)) (local.get $lm) (local.get $lc)))
+    (local.set $le (f64.add (local.get $le) (f64.convert_i32_u (local.get $lc))))
+    ;; log m = 2 atanh r, r = (m − 1)/(m + 1): 2r · (1 + r²/3 + … + r¹²/13), Horner in r²
+    (local.set $lr (f64.div (f64.sub (local.get $lm) (f64.const 1)) (f64.add (local.get $lm) (f64.const 1))))
+    (local.set $lr2 (f64.mul (local.get $lr) (local.get $lr)))
+    (local.set $lp (f64.const 0.15384615384615385))
+    (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.18181818181818182)))
+    (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.22222222222222221)))
+    (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.28571428571428570)))
+    (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.40000000000000002)))
+    (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.66666666666666663)))
+    (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 2)))
+    ;; + e·ln2 in two parts
+    (local.set $lp (f64.add (f64.mul (local.get $le) (f64.const 6.93147180369123816490e-01))
+      (f64.add (f64.mul (local.get $lp) (local.get $lr))
+        (f64.mul (local.get $le) (f64.const 1.90821492927058770002e-10)))))
+    (local.get $lp))
+
+  (func (export "exp") (param $x f64) (result f64)
+    (f64x2.extract_lane 0 (call $expv (f64x2.splat (local.get $x)))))
+
+  (func (export "log") (param $x f64) (result f64)
+    (call $log (local.get $x)))
+
+  ;; CE over cells [0, n) on the option channel; with $wantGrad, ∂CE/∂nat is ADDED
+  ;; into the grad array (the caller zeroes it) and ∂CE/∂b̃_i into gbt[i] (the caller
+  ;; zeroes it and applies b̃'s own chain rule, as nominalCE does). Addresses are in
+  ;; bytes; o* are element offsets of the layout (NominalLayout) into nat and grad.
+  ;; $flags: bit 0 sharpness, bit 1 position, bit 2 fallback.
+  (func (export "option")
+    (param $n i32) (param $Kmax i32) (param $flags i32) (param $wantGrad i32)
+    (param $pJ i32) (param $pI i32) (param $pT i32) (param $pK i32)
+    (param $pNat i32) (param $pGrad i32) (param $pBt i32) (param $pEa i32) (param $pEb i32) (param $pGbt i32)
+    (param $pScr i32)
+    (param $oTheta i32) (param $oS i32) (param $oDelta i32) (param $oRho i32)
+    (param $oA i32) (param $oC i32) (param $oW0 i32) (param $oKappa i32)
+    (result f64)
+    (local $sharp i32) (local $pos i32) (local $fb i32) (local $gOff i32)
+    (local $rowB i32) (local $q i32) (local $j i32) (local $i i32) (local $KB i32) (local $kb i32)
+    (local $ai i32) (local $ci i32) (local $dj i32) (local $rj i32) (local $tq i32)
+    (local $scrZ i32) (local $scrV i32) (local $scrE i32)
+    (local $w0 f64) (local $kappa f64) (local $theta f64) (local $s f64) (local $bt f64)
+    (local $G f64) (local $m f64) (local $sum f64) (local $tsum f64)
+    (local $ce f64) (local $gt f64) (local $gw0 f64) (local $gkappa f64) (local $gtheta f64)
+    (local $thetaV v128) (local $sV v128) (local $GV v128) (local $omGV v128) (local $mV v128)
+    (local $kf v128) (local $KV v128) (local $mask v128)
+    (local $vv v128) (local $z v128) (local $x v128) (local $e v128) (local $tv v128)
+    (local $aV v128) (local $rho v128) (local $gu v128) (local $gv v128) (local $coef v128)
+    (local $esV v128) (local $tsV v128) (local $tzV v128)
+    (local $gGV v128) (local $gsV v128) (local $gthV v128)
+    (local $addr i32) (local $lb i64) (local $lm f64) (local $le f64) (local $lc i32) (local $lr f64) (local $lr2 f64) (local $lp f64)
+    (local $xc v128) (local $sh v128) (local $en v128) (local $r v128) (local $p v128)
+    (local $r2 v128) (local $r4 v128) (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $q3 v128) (local $q4 v128) (local $q5 v128)
+    (local.set $sharp (i32.and (local.get $flags) (i32.const 1)))
+    (local.set $pos (i32.and (local.get $flags) (i32.const 2)))
+    (local.set $fb (i32.and (local.get $flags) (i32.const 4)))
+    (local.set $gOff (i32.sub (local.get $pGrad) (local.get $pNat)))
+    (local.set $rowB (i32.shl (local.get $Kmax) (i32.const 3)))
+    (local.set $scrZ (local.get $pScr))
+    (local.set $scrV (i32.add (local.get $pScr) (i32.const 2048)))
+    (local.set $scrE (i32.add (local.get $pScr) (i32.const 4096)))
+    (local.set $w0 (f64.load (i32.add (local.get $pNat) (i32.shl (local.get $oW0) (i32.const 3)))))
+    (local.set $kappa
+      (f64.load (i32.add (local.get $pNat) (i32.shl (local.get $oKappa) (i32.const 3)))))
+    (local.set $s (f64.const 1))
+    (local.set $G (f64.const 0))
+    (block $done
+      (loop $cell
+        (br_if $done (i32.ge_u (local.get $q) (local.get $n)))
+        (local.set $j (i32.load (i32.add (local.get $pJ) (i32.shl (local.get $q) (i32.const 2)))))
+        (local.set $i (i32.load (i32.add (local.get $pI) (i32.shl (local.get $q) (i32.const 2)))))
+        (local.set $KB
+          (i32.shl (i32.load8_u (i32.add (local.get $pK) (local.get $i))) (i32.const 3)))
+        (local.set $KV (f64x2.splat (f64.convert_i32_u (i32.shr_u (local.get $KB) (i32.const 3)))))
+        (local.set $ai (i32.add (local.get $pNat)
+          (i32.add (i32.shl (local.get $oA) (i32.const 3)) (i32.mul (local.get $i) (local.get $rowB)))))
+        (local.set $ci (i32.add (local.get $pNat)
+          (i32.add (i32.shl (local.get $oC) (i32.const 3)) (i32.mul (local.get $i) (local.get $rowB)))))
+        (local.set $dj (i32.add (local.get $pNat)
+          (i32.add (i32.shl (local.get $oDelta) (i32.const 3)) (i32.mul (local.get $j) (local.get $rowB)))))
+        (local.set $rj (i32.add (local.get $pNat)
+          (i32.add (i32.shl (local.get $oRho) (i32.const 3)) (i32.mul (local.get $j) (local.get $rowB)))))
+        (local.set $tq (i32.add (local.get $pT) (i32.mul (local.get $q) (i32.shr_u (local.get $rowB) (i32.const 1)))))
+        (local.set $theta (f64.load (i32.add (local.get $pNat)
+          (i32.shl (i32.add (local.get $oTheta) (local.get $j)) (i32.const 3)))))
+        (if (local.get $sharp)
+          (then (local.set $s (f64.load (i32.add (local.get $pNat)
+            (i32.shl (i32.add (local.get $oS) (local.get $j)) (i32.const 3)))))))
+        (if (local.get $fb)
+          (then
+            ;; G = σ(y), y = w0 − κ(θ_j − b̃_i) = α_j + β_i with α_j = w0 − κθ_j and
+            ;; β_i = κb̃_i, so e^−y = ea[j] · eb[i], both exponentials taken once per
+            ;; evaluation by the caller (which keeps |α_j|, |β_i| ≤ 300, so no overflow).
+            (local.set $bt (f64.load (i32.add (local.get $pBt) (i32.shl (local.get $i) (i32.const 3)))))
+            (local.set $G (f64.div (f64.const 1) (f64.add (f64.const 1)
+              (f64.mul
+                (f64.load (i32.add (local.get $pEa) (i32.shl (local.get $j) (i32.const 3))))
+                (f64.load (i32.add (local.get $pEb) (i32.shl (local.get $i) (i32.const 3))))))))))
+        (local.set $thetaV (f64x2.splat (local.get $theta)))
+        (local.set $sV (f64x2.splat (local.get $s)))
+        (local.set $GV (f64x2.splat (local.get $G)))
+        (local.set $omGV (f64x2.splat (f64.sub (f64.const 1) (local.get $G))))
+        ;; pass 1: v = aθ + c (+ δ), u = s·v, z = (1 − G)u + Gρ; keep v and z; max z.
+        (local.set $mV (v128.const f64x2 -inf -inf))
+        (local.set $kf (v128.const f64x2 0 1))
+        (local.set $kb (i32.const 0))
+        (loop $k1
+          (local.set $vv (f64x2.add
+            (f64x2.mul (v128.load (i32.add (local.get $ai) (local.get $kb))) (local.get $thetaV))
+            (v128.load (i32.add (local.get $ci) (local.get $kb)))))
+          (if (local.get $pos)
+            (then (local.set $vv
+              (f64x2.add (local.get $vv) (v128.load (i32.add (local.get $dj) (local.get $kb)))))))
+          (v128.store (i32.add (local.get $scrV) (local.get $kb)) (local.get $vv))
+          (local.set $z (f64x2.mul (local.get $vv) (local.get $sV)))
+          (if (local.get $fb)
+            (then (local.set $z (f64x2.add
+              (f64x2.mul (local.get $z) (local.get $omGV))
+              (f64x2.mul (v128.load (i32.add (local.get $rj) (local.get $kb))) (local.get $GV))))))
+          (v128.store (i32.add (local.get $scrZ) (local.get $kb)) (local.get $z))
+          (local.set $mV (f64x2.pmax (local.get $mV)
+            (v128.bitselect (local.get $z) (v128.const f64x2 -inf -inf)
+              (f64x2.lt (local.get $kf) (local.get $KV)))))
+          (local.set $kf (f64x2.add (local.get $kf) (v128.const f64x2 2 2)))
+          (local.set $kb (i32.add (local.get $kb) (i32.const 16)))
+          (br_if $k1 (i32.lt_u (local.get $kb) (local.get $KB))))
+        (local.set $m (f64.max (f64x2.extract_lane 0 (local.get $mV)) (f64x2.extract_lane 1 (local.get $mV))))
+        (local.set $mV (f64x2.splat (local.get $m)))
+        ;; pass 2: e = exp(z − m) (kept), Σe, Σt, Σt(z − m).
+        (local.set $esV (v128.const f64x2 0 0))
+        (local.set $tsV (v128.const f64x2 0 0))
+        (local.set $tzV (v128.const f64x2 0 0))
+        (local.set $kf (v128.const f64x2 0 1))
+        (local.set $kb (i32.const 0))
+        (loop $k2
+          (local.set $mask (f64x2.lt (local.get $kf) (local.get $KV)))
+          (local.set $x (f64x2.sub (v128.load (i32.add (local.get $scrZ) (local.get $kb))) (local.get $mV)))
+          ;; e = exp(x), $expv inline; padding lanes masked to 0
+          ;; x = n·ln2 + r: sh = x·log2e + 1.5·2^52 rounds n into sh's low mantissa bits
+          (local.set $xc (f64x2.pmax (local.get $x) (v128.const f64x2 -708 -708)))
+          (local.set $sh (f64x2.add
+            (f64x2.mul (local.get $xc) (v128.const f64x2 1.4426950408889634 1.4426950408889634))
+            (v128.const f64x2 6755399441055744 6755399441055744)))
+          (local.set $en (f64x2.sub (local.get $sh) (v128.const f64x2 6755399441055744 6755399441055744)))
+          (local.set $r (f64x2.sub
+            (f64x2.sub (local.get $xc)
+              (f64x2.mul (local.get $en) (v128.const f64x2 6.93147180369123816490e-01 6.93147180369123816490e-01)))
+            (f64x2.mul (local.get $en) (v128.const f64x2 1.90821492927058770002e-10 1.90821492927058770002e-10))))
+          ;; e^r: Taylor polynomial of degree 11 (1/k!), Estrin's scheme for a short dependency chain
+          (local.set $r2 (f64x2.mul (local.get $r) (local.get $r)))
+          (local.set $r4 (f64x2.mul (local.get $r2) (local.get $r2)))
+          (local.set $q0 (f64x2.add (v128.const f64x2 1 1) (f64x2.mul (local.get $r) (v128.const f64x2 1 1))))
+          (local.set $q1 (f64x2.add (v128.const f64x2 0.5 0.5) (f64x2.mul (local.get $r) (v128.const f64x2 1.6666666666666666e-1 1.6666666666666666e-1))))
+          (local.set $q2 (f64x2.add (v128.const f64x2 4.1666666666666664e-2 4.1666666666666664e-2) (f64x2.mul (local.get $r) (v128.const f64x2 8.3333333333333332e-3 8.3333333333333332e-3))))
+          (local.set $q3 (f64x2.add (v128.const f64x2 1.3888888888888889e-3 1.3888888888888889e-3) (f64x2.mul (local.get $r) (v128.const f64x2 1.9841269841269841e-4 1.9841269841269841e-4))))
+          (local.set $q4 (f64x2.add (v128.const f64x2 2.4801587301587302e-5 2.4801587301587302e-5) (f64x2.mul (local.get $r) (v128.const f64x2 2.7557319223985893e-6 2.7557319223985893e-6))))
+          (local.set $q5 (f64x2.add (v128.const f64x2 2.7557319223985888e-7 2.7557319223985888e-7) (f64x2.mul (local.get $r) (v128.const f64x2 2.5052108385441720e-8 2.5052108385441720e-8))))
+          (local.set $q0 (f64x2.add (local.get $q0) (f64x2.mul (local.get $r2) (local.get $q1))))
+          (local.set $q2 (f64x2.add (local.get $q2) (f64x2.mul (local.get $r2) (local.get $q3))))
+          (local.set $q4 (f64x2.add (local.get $q4) (f64x2.mul (local.get $r2) (local.get $q5))))
+          (local.set $p (f64x2.add
+            (f64x2.add (local.get $q0) (f64x2.mul (local.get $r4) (local.get $q2)))
+            (f64x2.mul (f64x2.mul (local.get $r4) (local.get $r4)) (local.get $q4))))
+          ;; · 2^n, whose bits are (n + 1023) << 52; zero where x < −708 (and for −∞)
+          (local.set $p (v128.andnot
+            (f64x2.mul (local.get $p)
+              (i64x2.shl (i64x2.add (local.get $sh) (v128.const i64x2 1023 1023)) (i32.const 52)))
+            (f64x2.lt (local.get $x) (v128.const f64x2 -708 -708))))
+          (local.set $e (v128.and (local.get $p) (local.get $mask)))
+          (v128.store (i32.add (local.get $scrE) (local.get $kb)) (local.get $e))
+          (local.set $tv (v128.and (local.get $mask) (f64x2.promote_low_f32x4
+            (v128.load64_zero (i32.add (local.get $tq) (i32.shr_u (local.get $kb) (i32.const 1)))))))
+          (local.set $esV (f64x2.add (local.get $esV) (local.get $e)))
+          (local.set $tsV (f64x2.add (local.get $tsV) (local.get $tv)))
+          (local.set $tzV (f64x2.add (local.get $tzV) (f64x2.mul (local.get $tv) (local.get $x))))
+          (local.set $kf (f64x2.add (local.get $kf) (v128.const f64x2 2 2)))
+          (local.set $kb (i32.add (local.get $kb) (i32.const 16)))
+          (br_if $k2 (i32.lt_u (local.get $kb) (local.get $KB))))
+        (local.set $sum (f64.add (f64x2.extract_lane 0 (local.get $esV)) (f64x2.extract_lane 1 (local.get $esV))))
+        (local.set $tsum (f64.add (f64x2.extract_lane 0 (local.get $tsV)) (f64x2.extract_lane 1 (local.get $tsV))))
+        ;; lp = log Σe, $log inline
+        ;; x = 2^e · m with m ∈ [√½, √2)
+        (local.set $lb (i64.reinterpret_f64 (local.get $sum)))
+        (local.set $lm (f64.reinterpret_i64 (i64.or
+          (i64.and (local.get $lb) (i64.const 0x000FFFFFFFFFFFFF)) (i64.const 0x3FF0000000000000))))
+        (local.set $le (f64.convert_i64_s
+          (i64.sub (i64.shr_u (local.get $lb) (i64.const 52)) (i64.const 1023))))
+        (local.set $lc (f64.gt (local.get $lm) (f64.const 1.4142135623730951)))
+        (local.set $lm (select (f64.mul (local.get $lm) (f64.const 0.5)) (local.get $lm) (local.get $lc)))
+        (local.set $le (f64.add (local.get $le) (f64.convert_i32_u (local.get $lc))))
+        ;; log m = 2 atanh r, r = (m − 1)/(m + 1): 2r · (1 + r²/3 + … + r¹²/13), Horner in r²
+        (local.set $lr (f64.div (f64.sub (local.get $lm) (f64.const 1)) (f64.add (local.get $lm) (f64.const 1))))
+        (local.set $lr2 (f64.mul (local.get $lr) (local.get $lr)))
+        (local.set $lp (f64.const 0.15384615384615385))
+        (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.18181818181818182)))
+        (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.22222222222222221)))
+        (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.28571428571428570)))
+        (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.40000000000000002)))
+        (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.66666666666666663)))
+        (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 2)))
+        ;; + e·ln2 in two parts
+        (local.set $lp (f64.add (f64.mul (local.get $le) (f64.const 6.93147180369123816490e-01))
+          (f64.add (f64.mul (local.get $lp) (local.get $lr))
+            (f64.mul (local.get $le) (f64.const 1.90821492927058770002e-10)))))
+        ;; Σ_k t_k (lse − z_k) = tsum · log Σe − Σ t_k (z_k − m)
+        (local.set $ce (f64.add (local.get $ce)
+          (f64.sub (f64.mul (local.get $tsum) (local.get $lp)) (f64.add (f64x2.extract_lane 0 (local.get $tzV)) (f64x2.extract_lane 1 (local.get $tzV))))))
+        (if (local.get $wantGrad)
+          (then
+            ;; pass 3: ∂CE/∂z_k = tsum · e_k / Σe − t_k, then the chain rule.
+            (local.set $coef (f64x2.splat (f64.div (local.get $tsum) (local.get $sum))))
+            (local.set $gGV (v128.const f64x2 0 0))
+            (local.set $gsV (v128.const f64x2 0 0))
+            (local.set $gthV (v128.const f64x2 0 0))
+            (local.set $kf (v128.const f64x2 0 1))
+            (local.set $kb (i32.const 0))
+            (loop $k3
+              (local.set $tv (v128.and (f64x2.lt (local.get $kf) (local.get $KV))
+                (f64x2.promote_low_f32x4
+                  (v128.load64_zero (i32.add (local.get $tq) (i32.shr_u (local.get $kb) (i32.const 1)))))))
+              (local.set $e (f64x2.sub
+                (f64x2.mul (local.get $coef) (v128.load (i32.add (local.get $scrE) (local.get $kb))))
+                (local.get $tv)))
+              (local.set $vv (v128.load (i32.add (local.get $scrV) (local.get $kb))))
+              (local.set $gu (local.get $e))
+              (if (local.get $fb)
+                (then
+                  (local.set $addr (i32.add (local.get $rj) (local.get $kb)))
+                  (local.set $rho (v128.load (local.get $addr)))
+                  (local.set $gGV (f64x2.add (local.get $gGV) (f64x2.mul (local.get $e)
+                    (f64x2.sub (local.get $rho) (f64x2.mul (local.get $vv) (local.get $sV))))))
+                  (local.set $addr (i32.add (local.get $addr) (local.get $gOff)))
+                  (v128.store (local.get $addr) (f64x2.add (v128.load (local.get $addr))
+                    (f64x2.mul (local.get $e) (local.get $GV))))
+                  (local.set $gu (f64x2.mul (local.get $e) (local.get $omGV)))))
+              (local.set $gsV (f64x2.add (local.get $gsV) (f64x2.mul (local.get $gu) (local.get $vv))))
+              (local.set $gv (f64x2.mul (local.get $gu) (local.get $sV)))
+              (local.set $addr (i32.add (local.get $ai) (local.get $kb)))
+              (local.set $aV (v128.load (local.get $addr)))
+              (local.set $gthV (f64x2.add (local.get $gthV) (f64x2.mul (local.get $gv) (local.get $aV))))
+              (local.set $addr (i32.add (local.get $addr) (local.get $gOff)))
+              (v128.store (local.get $addr) (f64x2.add (v128.load (local.get $addr))
+                (f64x2.mul (local.get $gv) (local.get $thetaV))))
+              (local.set $addr (i32.add (i32.add (local.get $ci) (local.get $kb)) (local.get $gOff)))
+              (v128.store (local.get $addr) (f64x2.add (v128.load (local.get $addr)) (local.get $gv)))
+              (if (local.get $pos)
+                (then
+                  (local.set $addr (i32.add (i32.add (local.get $dj) (local.get $kb)) (local.get $gOff)))
+                  (v128.store (local.get $addr) (f64x2.add (v128.load (local.get $addr)) (local.get $gv)))))
+              (local.set $kf (f64x2.add (local.get $kf) (v128.const f64x2 2 2)))
+              (local.set $kb (i32.add (local.get $kb) (i32.const 16)))
+              (br_if $k3 (i32.lt_u (local.get $kb) (local.get $KB))))
+            (local.set $gtheta (f64.add (f64x2.extract_lane 0 (local.get $gthV)) (f64x2.extract_lane 1 (local.get $gthV))))
+            (if (local.get $fb)
+              (then
+                (local.set $gt (f64.mul (f64.add (f64x2.extract_lane 0 (local.get $gGV)) (f64x2.extract_lane 1 (local.get $gGV)))
+                  (f64.mul (local.get $G) (f64.sub (f64.const 1) (local.get $G)))))
+                (local.set $gw0 (f64.add (local.get $gw0) (local.get $gt)))
+                (local.set $gkappa (f64.sub (local.get $gkappa)
+                  (f64.mul (local.get $gt) (f64.sub (local.get $theta) (local.get $bt)))))
+                (local.set $gtheta (f64.sub (local.get $gtheta) (f64.mul (local.get $gt) (local.get $kappa))))
+                (local.set $addr (i32.add (local.get $pGbt) (i32.shl (local.get $i) (i32.const 3))))
+                (f64.store (local.get $addr) (f64.add (f64.load (local.get $addr))
+                  (f64.mul (local.get $gt) (local.get $kappa))))))
+            (if (local.get $sharp)
+              (then
+                (local.set $addr (i32.add (local.get $pGrad)
+                  (i32.shl (i32.add (local.get $oS) (local.get $j)) (i32.const 3))))
+                (f64.store (local.get $addr)
+                  (f64.add (f64.load (local.get $addr)) (f64.add (f64x2.extract_lane 0 (local.get $gsV)) (f64x2.extract_lane 1 (local.get $gsV)))))))
+            (local.set $addr (i32.add (local.get $pGrad)
+              (i32.shl (i32.add (local.get $oTheta) (local.get $j)) (i32.const 3))))
+            (f64.store (local.get $addr) (f64.add (f64.load (local.get $addr)) (local.get $gtheta)))))
+        (local.set $q (i32.add (local.get $q) (i32.const 1)))
+        (br $cell)))
+    (if (local.get $wantGrad)
+      (then
+        (local.set $addr (i32.add (local.get $pGrad) (i32.shl (local.get $oW0) (i32.const 3))))
+        (f64.store (local.get $addr) (f64.add (f64.load (local.get $addr)) (local.get $gw0)))
+        (local.set $addr (i32.add (local.get $pGrad) (i32.shl (local.get $oKappa) (i32.const 3))))
+        (f64.store (local.get $addr) (f64.add (f64.load (local.get $addr)) (local.get $gkappa)))))
+    (local.get $ce))
+)

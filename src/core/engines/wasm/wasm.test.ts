@@ -1,0 +1,241 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { evaluateFused } from '../fused';
+import { nominalCE } from '../fusedNominal';
+import { createEngine } from '../select';
+import type { Problem } from '../types';
+import { buildCells, channelCells } from '../../model/cells';
+import { createRng } from '../../model/rng';
+import { simulateNominal } from '../../model/simulate';
+import { binaryLayout, type NominalFlags } from '../../model/types';
+import { createWasmNominal } from './engine';
+import { instantiateKernel } from './kernel';
+
+/**
+ * Tolerances. The kernel's exp and log are float64 polynomials (bounds in
+ * kernel.wat, tested below), so it agrees with nominalCE to round-off:
+ * CE within 1e-11 relative, gradient within 1e-10 of the gradient's max-norm
+ * (both measured ~1e-14). Summation order differs, hence not bit-equal.
+ */
+const CE_TOL = 1e-11;
+const GRAD_TOL = 1e-10;
+/** exp: relative error bound over [−708, 709] (truncation < 1.3e-14, plus rounding). */
+const EXP_REL = 2e-14;
+/** log: absolute error bound 5e-13 (truncation < 4.6e-13) plus 4 ulp of |ln x|. */
+const LOG_ABS = 5e-13;
+
+const FLAG_SETS: NominalFlags[] = [0, 1, 2, 3, 4, 5, 6, 7].map((b) => ({
+  sharpness: (b & 1) !== 0,
+  position: (b & 2) !== 0,
+  fallback: (b & 4) !== 0,
+  hardTargets: false,
+}));
+const name = (f: NominalFlags) =>
+  `sharpness ${+f.sharpness}, position ${+f.position}, fallback ${+f.fallback}`;
+
+/** Max-norm distance relative to the max-norm of `ref`. */
+function relMax(a: Float64Array, ref: Float64Array): number {
+  let d = 0;
+  let m = 0;
+  for (let q = 0; q < ref.length; q++) {
+    d = Math.max(d, Math.abs(a[q] - ref[q]));
+    m = Math.max(m, Math.abs(ref[q]));
+  }
+  return d / m;
+}
+
+/** The simulated truth moved off the optimum, so gradients are not near zero. */
+function perturbed(truth: Float64Array, seed: number): Float64Array {
+  const rng = createRng(seed);
+  return truth.map((v) => v + 0.3 * rng.normal());
+}
+
+describe('the WASM kernel against nominalCE (option channel)', () => {
+  // Mixed K up to 10 with missing cells; fixed odd K = Kmax = 5 (the padding lane
+  // of every last vector reads the next block); hard (one-hot) targets.
+  const cases = [
+    {
+      label: 'mixed K, 25% missing',
+      sim: simulateNominal({ J: 9, I: 40, seed: 5, missing: 0.25, concentration: 30 }),
+      hard: false,
+    },
+    {
+      label: 'K = Kmax = 5',
+      sim: simulateNominal({ J: 7, I: 25, seed: 6, K: 5, concentration: 30 }),
+      hard: false,
+    },
+    {
+      label: 'hard targets, K = 3',
+      sim: simulateNominal({ J: 6, I: 20, seed: 7, K: 3 }),
+      hard: true,
+    },
+  ];
+  for (const { label, sim, hard } of cases) {
+    for (const flags of FLAG_SETS) {
+      it(`${label}: ${name(flags)}`, async () => {
+        const cells = buildCells(sim.data, hard);
+        const L = sim.layout;
+        const nat = perturbed(sim.truth, 11);
+        const ref = new Float64Array(L.size);
+        const got = new Float64Array(L.size).fill(NaN);
+        const ce = nominalCE(nat, ref, L, flags, cells);
+        const evaluate = await createWasmNominal(L, flags, cells);
+        const wce = evaluate(nat, got);
+        expect(Math.abs(wce - ce) / ce).toBeLessThan(CE_TOL);
+        expect(relMax(got, ref)).toBeLessThan(GRAD_TOL);
+        // The objective alone, and again (state must not leak between calls).
+        expect(evaluate(nat, null)).toBe(wce);
+        const again = new Float64Array(L.size);
+        expect(evaluate(nat, again)).toBe(wce);
+        expect(again).toEqual(got);
+      });
+    }
+  }
+
+  it('matches central finite differences of its own objective', async () => {
+    const sim = simulateNominal({ J: 8, I: 30, seed: 9, concentration: 40 });
+    const flags = FLAG_SETS[7];
+    const cells = buildCells(sim.data, false);
+    const L = sim.layout;
+    const evaluate = await createWasmNominal(L, flags, cells);
+    const nat = perturbed(sim.truth, 12);
+    const g = new Float64Array(L.size);
+    evaluate(nat, g);
+    const rng = createRng(13);
+    // Every block of the layout, plus random entries.
+    const picks = [L.theta + 2, L.s + 3, L.delta + 5, L.rho + 7, L.a + 11, L.c + 13, L.w0, L.kappa];
+    for (let r = 0; r < 24; r++) picks.push(rng.int(L.size));
+    for (const q of picks) {
+      const h = 1e-5 * Math.max(1, Math.abs(nat[q]));
+      const x = nat.slice();
+      x[q] = nat[q] + h;
+      const up = evaluate(x, null);
+      x[q] = nat[q] - h;
+      const down = evaluate(x, null);
+      const fd = (up - down) / (2 * h);
+      expect(Math.abs(fd - g[q]), `parameter ${q}`).toBeLessThan(
+        1e-6 * Math.max(1, Math.abs(g[q])),
+      );
+    }
+  });
+
+  it('runs the JS loop for a gate argument beyond its range, with the same result', async () => {
+    const sim = simulateNominal({ J: 5, I: 12, seed: 4 });
+    const flags = FLAG_SETS[7];
+    const cells = buildCells(sim.data, false);
+    const L = sim.layout;
+    const nat = sim.truth.slice();
+    nat[L.w0] = 400; // |w0 − κθ| > 300
+    const ref = new Float64Array(L.size);
+    const got = new Float64Array(L.size);
+    const evaluate = await createWasmNominal(L, flags, cells);
+    expect(evaluate(nat, got)).toBe(nominalCE(nat, ref, L, flags, cells));
+    expect(got).toEqual(ref);
+  });
+});
+
+describe('the wasm engine', () => {
+  const sim = simulateNominal({ J: 6, I: 20, seed: 3, concentration: 50 });
+  const flags = FLAG_SETS[7];
+  const nat = perturbed(sim.truth, 14);
+
+  it('is created by name and agrees with the fused engine', async () => {
+    const problem: Problem = {
+      kind: 'nominal',
+      flags,
+      layout: sim.layout,
+      cells: buildCells(sim.data, false),
+    };
+    const engine = await createEngine(problem, 'wasm');
+    expect(engine.name).toBe('wasm');
+    expect(engine.detail).toBeUndefined();
+    const g = new Float64Array(sim.layout.size);
+    const ref = new Float64Array(sim.layout.size);
+    const ce = await engine.evaluate(nat, g);
+    expect(Math.abs(ce / evaluateFused(problem, nat, ref) - 1)).toBeLessThan(CE_TOL);
+    expect(relMax(g, ref)).toBeLessThan(GRAD_TOL);
+    engine.dispose();
+  });
+
+  it('runs the JS fused loop for the binary and wrong-only channels and the binary family', async () => {
+    const problems: Problem[] = [
+      {
+        kind: 'nominal',
+        flags,
+        layout: sim.layout,
+        cells: channelCells(sim.data, 'binary'),
+        channel: 'binary',
+      },
+      {
+        kind: 'nominal',
+        flags,
+        layout: sim.layout,
+        cells: channelCells(sim.data, 'wrong'),
+        channel: 'wrong',
+      },
+      {
+        kind: 'binary',
+        model: '2pl',
+        layout: binaryLayout(sim.data.J, sim.data.I),
+        cells: buildCells(sim.data, true),
+      },
+    ];
+    for (const problem of problems) {
+      const engine = await createEngine(problem, 'wasm');
+      expect(engine.detail).toMatch(/JS fused loop/);
+      const x = problem.kind === 'binary' ? new Float64Array(problem.layout.size).fill(0.1) : nat;
+      const g = new Float64Array(x.length);
+      const ref = new Float64Array(x.length);
+      expect(await engine.evaluate(x, g)).toBe(evaluateFused(problem, x, ref));
+      expect(g).toEqual(ref);
+    }
+  });
+});
+
+describe('the kernel polynomials', () => {
+  it(`exp is within ${EXP_REL} relative of Math.exp over [−708, 709], and 0 below`, async () => {
+    const k = await instantiateKernel();
+    const rng = createRng(21);
+    let worst = 0;
+    const check = (x: number) => {
+      const want = Math.exp(x);
+      worst = Math.max(worst, Math.abs(k.exp(x) - want) / want);
+    };
+    for (let q = 0; q <= 200_000; q++) check(-708 + (1417 * q) / 200_000);
+    for (let q = 0; q < 100_000; q++) check(-40 * rng.next()); // where the kernel's z − m lie
+    for (const x of [0, -0, 709, -708, -Math.LN2 / 2, Math.LN2 / 2, -1e-300]) check(x);
+    expect(worst).toBeLessThan(EXP_REL);
+    expect(k.exp(-708.5)).toBe(0);
+    expect(k.exp(-1e6)).toBe(0);
+    expect(k.exp(-Infinity)).toBe(0);
+    expect(k.exp(NaN)).toBeNaN();
+  });
+
+  it(`log is within ${LOG_ABS} + 4 ulp of Math.log for positive normal x`, async () => {
+    const k = await instantiateKernel();
+    const rng = createRng(22);
+    let worst = 0;
+    const check = (x: number) => {
+      const want = Math.log(x);
+      const err = Math.abs(k.log(x) - want);
+      worst = Math.max(worst, err / (LOG_ABS + 4 * Number.EPSILON * Math.abs(want)));
+    };
+    // [1, 256): where the kernel's softmax sums lie; then the whole normal range.
+    for (let q = 0; q < 200_000; q++) check(1 + (255 * q) / 200_000);
+    for (let q = 0; q < 100_000; q++) check(Math.pow(10, -307 + 615 * rng.next()));
+    for (const x of [1, Math.SQRT2, Math.SQRT1_2, 2, 255, Number.MIN_VALUE * 2 ** 52, 1.7e308])
+      check(x);
+    expect(worst).toBeLessThan(1);
+  });
+});
+
+describe('kernel.bytes.ts', () => {
+  it('equals a fresh assembly of kernel.wat', () => {
+    const script = fileURLToPath(new URL('../../../../scripts/build-wasm.mjs', import.meta.url));
+    // Exits non-zero (and execFileSync throws) when the committed bytes are stale.
+    expect(() =>
+      execFileSync(process.execPath, [script, '--check'], { stdio: 'pipe' }),
+    ).not.toThrow();
+  });
+});
