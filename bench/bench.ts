@@ -1,6 +1,7 @@
 /**
  * npm run bench [-- --shape 189x5000 --steps 2500 --node-only | --browser-only]
- *                  [--engines fused,fused-threads,tfjs-wasm --model llmnrm]
+ *                  [--engines fused,wasm,fused-threads,wasm-threads,tfjs-wasm --model llmnrm]
+ *                  [--passes-only: the Node per-pass table alone, no optimisers, no file written]
  *                  [browser flags: see bench/browser/run.ts]
  *
  * Node part: simulates data at the paper's shape scaled to this machine (189
@@ -30,7 +31,8 @@ const { values } = parseArgs({
     ...BROWSER_OPTIONS,
     J: { type: 'string' },
     I: { type: 'string' },
-    engines: { type: 'string', default: 'fused,fused-threads,tfjs-wasm' },
+    engines: { type: 'string', default: 'fused,wasm,fused-threads,wasm-threads,tfjs-wasm' },
+    'passes-only': { type: 'boolean', default: false },
     model: { type: 'string', default: 'llmnrm' },
     'node-only': { type: 'boolean', default: false },
     'browser-only': { type: 'boolean', default: false },
@@ -92,7 +94,9 @@ async function runNodeBench(): Promise<number | undefined> {
       engine =
         name === ('fused-threads' as EngineName)
           ? await createNodeParallelEngine(posed.problem, THREADS)
-          : await createEngine(posed.problem, name);
+          : name === ('wasm-threads' as EngineName)
+            ? await createNodeParallelEngine(posed.problem, THREADS, 'wasm')
+            : await createEngine(posed.problem, name);
     } catch (e) {
       console.log(`${name}: unavailable (${(e as Error).message})`);
       continue;
@@ -100,7 +104,7 @@ async function runNodeBench(): Promise<number | undefined> {
     const obj = makeObjective(posed, engine);
     const g = new Float64Array(posed.x0.length);
     await obj.f(posed.x0, g); // warm-up (JIT, uploads)
-    const reps = name.startsWith('fused') ? 5 : 2;
+    const reps = /^(fused|wasm)/.test(name) ? 5 : 2;
     const t = performance.now();
     for (let r = 0; r < reps; r++) await obj.f(posed.x0, g);
     const ms = (performance.now() - t) / reps;
@@ -108,12 +112,25 @@ async function runNodeBench(): Promise<number | undefined> {
     passRows.push({ engine: name, ms });
     console.log(`${name}: ${ms.toFixed(0)} ms per loss+gradient pass`);
   }
+  if (values['passes-only']) {
+    clearInterval(sampler);
+    const base = passRows.find((r) => r.engine === 'fused');
+    for (const r of passRows)
+      console.log(
+        `| ${r.engine} | ${base ? (r.ms / base.ms).toFixed(2) : '—'}× (${r.ms.toFixed(0)} ms) |`,
+      );
+    return undefined;
+  }
 
   // 2. Optimisers on the fused engine.
   const runs: { name: string; fit: FitJson; rss: number; heap: number }[] = [];
   for (const [name, settings] of [
     [`adam-${steps} (paper mode)`, { model, mode: 'paper', optimizer: 'adam', steps }],
     ['fast (well-posed default)', { model, mode: 'default', optimizer: 'fast', steps }],
+    [
+      'fast as before issue 15 (warm-up 300, L-BFGS memory 10)',
+      { model, mode: 'default', optimizer: 'fast', steps, warmup: 300, memory: 10 },
+    ],
     [`fast, fused on ${THREADS} threads`, { model, mode: 'default', optimizer: 'fast', steps }],
   ] as const) {
     peakRss = peakHeap = 0;

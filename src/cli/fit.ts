@@ -13,20 +13,22 @@ import { loadData, writeOut } from './io';
 
 export const FIT_USAGE = `llm-nrm fit DATA... [--items items.csv] [--model ${MODEL_TYPES.join('|')}]
                     ${FIT_FLAG_USAGE} [--seed S]
-                    [--engine auto|fused|tfjs-wasm|tfjs-cpu] [--values prob|weight|logprob] [--sample FRACTION] [--threads N] --out fit.json`;
+                    [--engine auto|wasm|fused|tfjs-wasm|tfjs-cpu] [--values prob|weight|logprob] [--sample FRACTION] [--threads N] --out fit.json`;
 
 /** Engines that run under Node (the GPU ones need a browser). */
 export const CLI_ENGINES = [
   'auto',
+  'wasm',
   'fused',
   'tfjs-wasm',
   'tfjs-cpu',
 ] as const satisfies readonly EngineChoice[];
 
 /**
- * Resolve the engine for the CLI: Node has no GPU, so auto means fused. The
- * fused engine spreads over `threads` worker threads (default: the cores, up
- * to 8) when there are enough cells to pay for the messaging.
+ * Resolve the engine for the CLI: Node has no GPU, so auto means the CPU
+ * engine (wasm). The wasm and fused engines spread over `threads` worker
+ * threads (default: the cores, up to 8) when there are enough cells to pay for
+ * the messaging.
  */
 export function cliEngine(choice: EngineChoice, threads?: number): EngineHandle {
   const r = resolveEngine(choice, { inNode: true, webgpuAdapter: null, webgl2: null });
@@ -37,7 +39,9 @@ export function cliEngine(choice: EngineChoice, threads?: number): EngineHandle 
         threads ?? Math.min(8, os.availableParallelism()),
         Math.floor(p.cells.n / MIN_CELLS_PER_THREAD),
       );
-      return r.name === 'fused' && t > 1 ? createNodeParallelEngine(p, t) : createEngine(p, r.name);
+      return (r.name === 'fused' || r.name === 'wasm') && t > 1
+        ? createNodeParallelEngine(p, t, r.name)
+        : createEngine(p, r.name);
     },
   };
 }

@@ -33,20 +33,22 @@ export async function pickEngine(choice: EngineChoice): Promise<EngineHandle> {
     configureWasmForBrowser();
     wasmConfigured = true;
   }
-  if (name !== 'fused') return { name, reason, create: (problem) => createEngine(problem, name) };
+  if (name !== 'fused' && name !== 'wasm')
+    return { name, reason, create: (problem) => createEngine(problem, name) };
+  // The CPU engines (JS fused loop or WASM kernel) spread over shard workers.
   return {
     name,
     reason,
     create: (problem) => {
       const threads = fusedThreads(problem);
       return threads > 1
-        ? createParallelFusedEngine(problem, threads, spawnShard)
+        ? createParallelFusedEngine(problem, threads, spawnShard, name)
         : createEngine(problem, name);
     },
   };
 }
 
-/** Cores to spread the fused engine over: up to 8, and only when there is enough work. */
+/** Cores to spread a CPU engine over: up to 8, and only when there is enough work. */
 function fusedThreads(problem: Problem): number {
   const cores = Math.min(8, self.navigator?.hardwareConcurrency ?? 1);
   return Math.max(1, Math.min(cores, Math.floor(problem.cells.n / MIN_CELLS_PER_THREAD)));

@@ -26,8 +26,8 @@ describe('resolveEngine', () => {
       'auto',
       browser({ webgpuAdapter: { ...nvidia, isFallbackAdapter: true } }),
     );
-    expect(fallback.name).toBe('fused');
-    expect(fallback.reason).toMatch(/fallback adapter.*fused CPU engine/);
+    expect(fallback.name).toBe('wasm');
+    expect(fallback.reason).toMatch(/fallback adapter.*WASM CPU engine/);
     const swift = resolveEngine(
       'auto',
       browser({
@@ -35,10 +35,10 @@ describe('resolveEngine', () => {
         webgl2: swiftGl,
       }),
     );
-    expect(swift.name).toBe('fused');
+    expect(swift.name).toBe('wasm');
     expect(swift.reason).toBe(
       'WebGPU adapter is SwiftShader (a software fallback, ~700x slower than the CPU loop) and ' +
-        'WebGL2 renders with SwiftShader (software); using the fused CPU engine',
+        'WebGL2 renders with SwiftShader (software); using the WASM CPU engine',
     );
   });
 
@@ -62,14 +62,14 @@ describe('resolveEngine', () => {
       {},
     ]) {
       const r = resolveEngine('auto', browser({ webgpuAdapter: null, webgl2 }));
-      expect(r.name, JSON.stringify(webgl2)).toBe('fused');
+      expect(r.name, JSON.stringify(webgl2)).toBe('wasm');
     }
     expect(resolveEngine('auto', browser({})).reason).toMatch(/not available.*not available/);
   });
 
-  it('uses the fused engine under Node', () => {
+  it('uses the WASM CPU engine under Node', () => {
     const r = resolveEngine('auto', { inNode: true, webgpuAdapter: nvidia, webgl2: angleNvidia });
-    expect(r.name).toBe('fused');
+    expect(r.name).toBe('wasm');
     expect(r.reason).toMatch(/Node/);
   });
 
@@ -87,10 +87,10 @@ describe('probeEnvironment and createEngine', () => {
     expect(await probeEnvironment()).toEqual({ inNode: true, webgpuAdapter: null, webgl2: null });
   });
 
-  it('creates the fused and tfjs engines by name', async () => {
+  it('creates the fused, wasm and tfjs engines by name', async () => {
     const { problem, nat } = testProblem('2pl');
     const ref = evaluateFused(problem, nat, null);
-    for (const name of ['fused', 'tfjs-cpu'] as const) {
+    for (const name of ['fused', 'wasm', 'tfjs-cpu'] as const) {
       const e = await createEngine(problem, name);
       expect(e.name).toBe(name);
       expect(Math.abs((await e.evaluate(nat, null)) - ref) / ref).toBeLessThan(1e-5);

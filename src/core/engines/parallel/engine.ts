@@ -1,5 +1,11 @@
 import type { Engine, Problem } from '../types';
-import { shardProblem, shardRanges, type ShardReply, type ShardRequest } from './shard';
+import {
+  shardProblem,
+  shardRanges,
+  type ShardKernel,
+  type ShardReply,
+  type ShardRequest,
+} from './shard';
 
 /** The part of a Worker (web or worker_threads, adapted) the parallel engine needs. */
 export interface ShardPort {
@@ -17,12 +23,15 @@ export const MIN_CELLS_PER_THREAD = 20_000;
  * item-aligned share of the cells. Per evaluate the natural parameters go to
  * every shard (a copy: no SharedArrayBuffer, so no cross-origin isolation is
  * needed), and the partial cross-entropies and gradients are summed here in
- * float64. Same function as the fused engine, up to summation order.
+ * float64. Same function as the fused engine, up to summation order. With
+ * `kernel` 'wasm' each shard runs the WASM kernel on its cells (the engine is
+ * then named 'wasm'), else the JS fused loop.
  */
 export async function createParallelFusedEngine(
   problem: Problem,
   threads: number,
   spawn: () => ShardPort,
+  kernel: ShardKernel = 'fused',
 ): Promise<Engine> {
   const ranges = shardRanges(problem.cells, Math.max(1, threads));
   const ports = ranges.map(() => spawn());
@@ -54,7 +63,7 @@ export async function createParallelFusedEngine(
         });
         const sp = shardProblem(problem, ranges[s][0], ranges[s][1]);
         const c = sp.cells;
-        port.post({ type: 'init', problem: sp }, [
+        port.post({ type: 'init', problem: sp, kernel }, [
           c.cellJ.buffer as ArrayBuffer,
           c.cellI.buffer as ArrayBuffer,
           c.target.buffer as ArrayBuffer,
@@ -71,7 +80,7 @@ export async function createParallelFusedEngine(
       port.post({ type: 'evaluate', id, nat, wantGrad }, []);
     });
   return {
-    name: 'fused',
+    name: kernel,
     detail: `spread over ${ports.length} shard workers`,
     async evaluate(nat, grad) {
       const parts = await Promise.all(ports.map((p) => ask(p, nat, grad !== null)));

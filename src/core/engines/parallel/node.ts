@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Engine, Problem } from '../types';
 import { createParallelFusedEngine, type ShardPort } from './engine';
+import type { ShardKernel } from './shard';
 
 /**
  * Node worker threads for the parallel fused engine. The thread runs the
@@ -16,6 +17,10 @@ function spawnThread(): ShardPort {
   };
 }
 
-export function createNodeParallelEngine(problem: Problem, threads: number): Promise<Engine> {
-  return createParallelFusedEngine(problem, threads, spawnThread);
+export function createNodeParallelEngine(
+  problem: Problem,
+  threads: number,
+  kernel: ShardKernel = 'fused',
+): Promise<Engine> {
+  return createParallelFusedEngine(problem, threads, spawnThread, kernel);
 }

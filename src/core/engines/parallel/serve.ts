@@ -1,5 +1,5 @@
 import { evaluateFused } from '../fused';
-import type { Problem } from '../types';
+import { createWasmEvaluate, type Evaluate } from '../wasm/engine';
 import type { ShardReply, ShardRequest } from './shard';
 
 /**
@@ -9,17 +9,26 @@ import type { ShardReply, ShardRequest } from './shard';
  * both wrap it.
  */
 export function createShardServer(post: (msg: ShardReply, transfer: ArrayBuffer[]) => void) {
-  let problem: Problem | null = null;
+  let evaluate: Evaluate | null = null;
   return (msg: ShardRequest) => {
     if (msg.type === 'init') {
-      problem = msg.problem;
-      post({ type: 'ready' }, []);
+      const problem = msg.problem;
+      if (msg.kernel === 'wasm') {
+        // Falls back to the JS loop itself where the kernel does not apply or load.
+        void createWasmEvaluate(problem).then((w) => {
+          evaluate = w.evaluate;
+          post({ type: 'ready' }, []);
+        });
+      } else {
+        evaluate = (nat, grad) => evaluateFused(problem, nat, grad);
+        post({ type: 'ready' }, []);
+      }
       return;
     }
     try {
-      if (!problem) throw new Error('shard not initialised');
+      if (!evaluate) throw new Error('shard not initialised');
       const grad = msg.wantGrad ? new Float64Array(msg.nat.length) : null;
-      const ce = evaluateFused(problem, msg.nat, grad);
+      const ce = evaluate(msg.nat, grad);
       post({ type: 'result', id: msg.id, ce, grad }, grad ? [grad.buffer as ArrayBuffer] : []);
     } catch (e) {
       post({ type: 'error', id: msg.id, message: (e as Error).message }, []);

@@ -38,9 +38,13 @@ export function shardProblem(problem: Problem, from: number, to: number): Proble
   return { ...problem, cells: sliceCells(problem.cells, from, to) } as Problem;
 }
 
+/** What a shard evaluates with: the JS fused loop or the WASM kernel (engines/wasm). */
+export type ShardKernel = 'fused' | 'wasm';
+
 /** Messages between the parallel engine and its shard workers. */
 export type ShardRequest =
-  | { type: 'init'; problem: Problem }
+  /** `kernel`: the loop each shard runs, the JS fused loop (default) or the WASM kernel. */
+  | { type: 'init'; problem: Problem; kernel?: ShardKernel }
   | { type: 'evaluate'; id: number; nat: Float64Array; wantGrad: boolean };
 
 export type ShardReply =

@@ -11,6 +11,8 @@ const SCRATCH = 3 * 2048;
 /** Zero bytes after every array, so a masked padding lane never reads past memory. */
 const PAD = 16;
 const PAGE = 65536;
+/** Cells per kernel call. */
+const CHUNK = 8192;
 /**
  * The kernel takes the gate's e^−y as e^−α_j · e^−β_i (see kernel.wat); beyond
  * this |α| or |β| a product could overflow, and that evaluation runs the JS loop.
@@ -96,11 +98,18 @@ export async function createWasmNominal(
       gradW.fill(0);
       gbt.fill(0);
     }
-    // prettier-ignore
-    const ce = k.option(
-      n, Kmax, flagBits, grad ? 1 : 0, pJ, pI, pT, pK, pNat, pGrad, pBt, pEa, pEb, pGbt, pScr,
-      L.theta, L.s, L.delta, L.rho, L.a, L.c, L.w0, L.kappa,
-    );
+    // In chunks of cells: V8 first runs WASM in its baseline tier and moves a
+    // function to the optimising tier between calls, so one call over all cells
+    // would run the whole first pass unoptimised.
+    let ce = 0;
+    for (let q0 = 0; q0 < n; q0 += CHUNK) {
+      // prettier-ignore
+      ce += k.option(
+        Math.min(CHUNK, n - q0), Kmax, flagBits, grad ? 1 : 0,
+        pJ + 4 * q0, pI + 4 * q0, pT + 4 * q0 * Kmax, pK, pNat, pGrad, pBt, pEa, pEb, pGbt, pScr,
+        L.theta, L.s, L.delta, L.rho, L.a, L.c, L.w0, L.kappa,
+      );
+    }
     if (grad) {
       grad.set(gradW);
       if (flags.fallback) {

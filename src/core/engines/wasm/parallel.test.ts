@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { buildCells } from '../../model/cells';
+import { nominalParameterisation } from '../../model/params';
+import { createRng } from '../../model/rng';
+import { simulateNominal } from '../../model/simulate';
+import { nominalFlags, nominalLayout } from '../../model/types';
+import { evaluateFused } from '../fused';
+import { createNodeParallelEngine } from '../parallel/node';
+import type { Problem } from '../types';
+
+describe('the parallel engine with the WASM kernel in each shard', () => {
+  it('matches the single-threaded fused engine (worker threads)', async () => {
+    const { data } = simulateNominal({ J: 20, I: 150, seed: 12, missing: 0.1, concentration: 20 });
+    const flags = nominalFlags('llmnrm');
+    const layout = nominalLayout(data.J, data.I, data.Kmax);
+    const P = nominalParameterisation(layout, flags, data.nOptions, 'default');
+    const rng = createRng(5);
+    const x = Float64Array.from({ length: P.size }, () => 0.7 * rng.normal());
+    const nat = new Float64Array(P.natSize);
+    P.toNatural(x, nat);
+    const p: Problem = { kind: 'nominal', flags, layout, cells: buildCells(data, false) };
+    const gRef = new Float64Array(nat.length);
+    const ceRef = evaluateFused(p, nat, gRef);
+    const engine = await createNodeParallelEngine(p, 3, 'wasm');
+    try {
+      expect(engine.name).toBe('wasm');
+      expect(engine.detail).toBe('spread over 3 shard workers');
+      const g = new Float64Array(nat.length);
+      const ce = await engine.evaluate(nat, g);
+      // Tolerances of wasm.test.ts: the kernel's float64 polynomials and summation order.
+      expect(Math.abs(ce - ceRef) / ceRef).toBeLessThan(1e-11);
+      let worst = 0;
+      let norm = 0;
+      for (let q = 0; q < g.length; q++) {
+        worst = Math.max(worst, Math.abs(g[q] - gRef[q]));
+        norm = Math.max(norm, Math.abs(gRef[q]));
+      }
+      expect(worst / norm).toBeLessThan(1e-10);
+      expect(await engine.evaluate(nat, null)).toBe(ce);
+    } finally {
+      engine.dispose();
+    }
+  });
+});
