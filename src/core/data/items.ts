@@ -3,13 +3,8 @@
  * Supplies keys and option counts for long files, and item texts for any format.
  */
 import type { DatasetBuilder, ItemsTable } from './builder.ts';
-import {
-  columnsOf,
-  csvParser,
-  warnIgnoredColumns,
-  type CsvHeader,
-  type StreamOptions,
-} from './csv.ts';
+import { columnsOf, csvParser, warnIgnoredColumns } from './csv.ts';
+import type { CsvHeader, StreamOptions } from './csv.ts';
 import { readLabel, readOptionCount } from './values.ts';
 import { DataError, OPTION_LABELS, quoted } from './types.ts';
 

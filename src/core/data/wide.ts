@@ -4,13 +4,8 @@
  */
 import { RowBlock } from './block.ts';
 import type { DatasetBuilder } from './builder.ts';
-import {
-  columnsOf,
-  csvParser,
-  warnIgnoredColumns,
-  type CsvHeader,
-  type StreamOptions,
-} from './csv.ts';
+import { columnsOf, csvParser, warnIgnoredColumns } from './csv.ts';
+import type { CsvHeader, StreamOptions } from './csv.ts';
 import { KindDetector } from './kind.ts';
 import { checkDeclared, readLabel, readNumber, readOptionCount } from './values.ts';
 import { DataError, OPTION_LABELS, type ValueKind, quoted } from './types.ts';
