@@ -26,13 +26,26 @@ import { chi2Sf } from './stats';
 
 export type EtsClass = 'A' | 'B' | 'C' | '';
 
-export interface MhRow {
+/** What every DIF row starts with: the item and the two groups compared on it. */
+export interface DifPair {
   item: string;
   benchmark: string;
   reference: string;
   focal: string;
   nRef: number;
   nFocal: number;
+}
+
+export const DIF_PAIR_COLUMNS = [
+  'item',
+  'benchmark',
+  'reference',
+  'focal',
+  'nRef',
+  'nFocal',
+] as const;
+
+export interface MhRow extends DifPair {
   /** Mantel–Haenszel common odds ratio (reference vs focal). */
   alphaMH: number;
   deltaMH: number;

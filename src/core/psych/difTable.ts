@@ -1,16 +1,10 @@
 /** The DIF table: Mantel–Haenszel (dif.ts) and, given a fit, the likelihood-ratio test (difLr.ts), one row per item and focal group. */
 import type { Dataset } from '../data/types';
 import type { FitJson } from '../fit/types';
-import { mantelHaenszel, type EtsClass } from './dif';
+import { DIF_PAIR_COLUMNS, mantelHaenszel, type DifPair, type EtsClass } from './dif';
 import { lrDif } from './difLr';
 
-export interface DifRow {
-  item: string;
-  benchmark: string;
-  reference: string;
-  focal: string;
-  nRef: number;
-  nFocal: number;
+export interface DifRow extends DifPair {
   mhDelta: number;
   mhDeltaSE: number;
   mhDeltaLo: number;
@@ -30,12 +24,7 @@ export interface DifRow {
 }
 
 export const DIF_COLUMNS = [
-  'item',
-  'benchmark',
-  'reference',
-  'focal',
-  'nRef',
-  'nFocal',
+  ...DIF_PAIR_COLUMNS,
   'mhDelta',
   'mhDeltaSE',
   'mhDeltaLo',
@@ -66,13 +55,14 @@ export async function difTable(
   const lr = opts.fit ? await lrDif(opts.fit, ds, group, names, reference, opts.signal) : null;
   return mh.map((m, r) => {
     const l = lr?.[r];
+    const { item, benchmark, reference, focal, nRef, nFocal } = m;
     return {
-      item: m.item,
-      benchmark: m.benchmark,
-      reference: m.reference,
-      focal: m.focal,
-      nRef: m.nRef,
-      nFocal: m.nFocal,
+      item,
+      benchmark,
+      reference,
+      focal,
+      nRef,
+      nFocal,
       mhDelta: m.deltaMH,
       mhDeltaSE: m.deltaSE,
       mhDeltaLo: m.deltaLo,

@@ -1,19 +1,14 @@
 import { useCallback, useMemo, useState } from 'react';
 import { difEffectChart } from '../../../charts/difEffect';
 import type { Dataset } from '../../../core/data/types';
-import { mantelHaenszel } from '../../../core/psych/dif';
+import { DIF_PAIR_COLUMNS, mantelHaenszel } from '../../../core/psych/dif';
 import { groupsOf, parseGroups } from '../../../core/psych/groups';
 import { Chart } from '../../components/Chart';
 import { DataTable } from '../../components/DataTable';
 import { columnsOf } from './columns';
 
 const MH_COLUMNS = [
-  'item',
-  'benchmark',
-  'reference',
-  'focal',
-  'nRef',
-  'nFocal',
+  ...DIF_PAIR_COLUMNS,
   'deltaMH',
   'deltaSE',
   'deltaLo',
