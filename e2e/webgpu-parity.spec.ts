@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { NOMINAL_MODELS } from '../src/core/model/types';
 import type { ParityReport } from '../src/parity/parity';
 
 /**
@@ -34,16 +35,7 @@ test('the WebGPU engines (fused WGSL and tfjs-webgpu/webgl) match the fused CPU 
     );
   }
   const names = report.cases.map((c) => c.name);
-  for (const model of [
-    'llmnrm',
-    'no-sharpness',
-    'no-position',
-    'no-fallback',
-    'nrm-soft',
-    'nrm-hard',
-  ]) {
-    expect(names).toContain(model);
-  }
+  for (const model of NOMINAL_MODELS) expect(names).toContain(model);
   for (const c of report.cases) {
     expect(c.cells, c.name).toBeGreaterThan(0);
     expect(c.ceRel, `${c.name}: CE`).toBeLessThan(1e-4);
