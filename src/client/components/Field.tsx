@@ -1,4 +1,4 @@
-import { useId, type ReactElement, cloneElement } from 'react';
+import { useId, type ReactElement, type ReactNode, cloneElement } from 'react';
 
 /**
  * A label above its control, tied by id (not by nesting, so a select's
@@ -45,5 +45,23 @@ export function NumberField(props: {
         onChange={(e) => props.onChange(e.target.value)}
       />
     </Field>
+  );
+}
+
+/** A checkbox with its label after it. */
+export function Check(props: {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  children: ReactNode;
+}) {
+  return (
+    <label className="check">
+      <input
+        type="checkbox"
+        checked={props.checked}
+        onChange={(e) => props.onChange(e.target.checked)}
+      />
+      {props.children}
+    </label>
   );
 }

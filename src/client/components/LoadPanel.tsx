@@ -3,7 +3,7 @@ import type { ValueKind } from '../../core/data/types';
 import type { LoadOptions } from '../../boundary/protocol';
 import { fromDataTransfer, fromFileList, type NamedFile } from '../dropped';
 import type { AppState } from '../state';
-import { Field } from './Field';
+import { Check, Field } from './Field';
 import { HiddenFileInput } from './HiddenFileInput';
 import { useDropTarget } from '../useDropTarget';
 import { LoadProgressView } from './LoadProgressView';
@@ -95,14 +95,9 @@ export function LoadPanel({ loading, onFiles, onDemo, onCancel }: LoadPanelProps
             onChange={(e) => setModel(e.target.value)}
           />
         </Field>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={lengthNormalise}
-            onChange={(e) => setLengthNormalise(e.target.checked)}
-          />
+        <Check checked={lengthNormalise} onChange={setLengthNormalise}>
           Length-normalise harness log-likelihoods
-        </label>
+        </Check>
       </details>
       {loading && <LoadProgressView loading={loading} onCancel={onCancel} />}
     </section>

@@ -3,7 +3,7 @@ import { externalScatterChart } from '../../../charts/externalScatter';
 import type { ExternalRow } from '../../../core/eval/external';
 import type { ExternalRequest } from '../../../boundary/evaluateProtocol';
 import { Chart } from '../../components/Chart';
-import { NumberField } from '../../components/Field';
+import { Check, NumberField } from '../../components/Field';
 import type { FitEntry } from '../../state';
 import { EvalSection, useSectionRun } from './EvalSection';
 import type { MapFile, ScoresFile } from './externalFiles';
@@ -162,18 +162,15 @@ export function ExternalSection({
           <fieldset className="model-checks">
             <legend>Fits (θ of each)</legend>
             {fits.map((f) => (
-              <label key={f.id} className="check">
-                <input
-                  type="checkbox"
-                  checked={!excluded.includes(f.id)}
-                  onChange={(e) =>
-                    setExcluded(
-                      e.target.checked ? excluded.filter((x) => x !== f.id) : [...excluded, f.id],
-                    )
-                  }
-                />
+              <Check
+                key={f.id}
+                checked={!excluded.includes(f.id)}
+                onChange={(on) =>
+                  setExcluded(on ? excluded.filter((x) => x !== f.id) : [...excluded, f.id])
+                }
+              >
                 {f.label}
-              </label>
+              </Check>
             ))}
           </fieldset>
           <div className="form-grid">

@@ -1,4 +1,5 @@
 import type { ModelType } from '../../../core/model/types';
+import { Check } from '../../components/Field';
 
 /** Checkboxes for picking several models, with All / None. */
 export function ModelChecks({
@@ -18,14 +19,9 @@ export function ModelChecks({
     <fieldset className="model-checks">
       <legend>{legend}</legend>
       {all.map((m) => (
-        <label key={m} className="check">
-          <input
-            type="checkbox"
-            checked={picked.includes(m)}
-            onChange={(e) => toggle(m, e.target.checked)}
-          />
+        <Check key={m} checked={picked.includes(m)} onChange={(on) => toggle(m, on)}>
           {m}
-        </label>
+        </Check>
       ))}
       <span className="row">
         <button type="button" className="small" onClick={() => onChange([...all])}>

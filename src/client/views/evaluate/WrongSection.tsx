@@ -3,7 +3,7 @@ import { wrongOnlyChart } from '../../../charts/wrongOnly';
 import type { WrongOnlyResult } from '../../../core/eval/wrong';
 import { NOMINAL_MODELS, type Channel, type ModelType } from '../../../core/model/types';
 import { Chart } from '../../components/Chart';
-import { Field, NumberField } from '../../components/Field';
+import { Check, Field, NumberField } from '../../components/Field';
 import { EvalSection, useSectionRun } from './EvalSection';
 import { parseInteger } from './options';
 import { ResultTable } from './ResultTable';
@@ -88,14 +88,9 @@ export function WrongSection({ ds, fitSettings, busy }: SectionProps) {
             <NumberField label="Folds" min={2} value={folds} onChange={setFolds} />
             <NumberField label="Seed" min={0} value={seed} onChange={setSeed} />
           </div>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={withOption}
-              onChange={(e) => setWithOption(e.target.checked)}
-            />
+          <Check checked={withOption} onChange={setWithOption}>
             Also the full option response
-          </label>
+          </Check>
         </>
       }
       results={result && <WrongResults result={result} />}
