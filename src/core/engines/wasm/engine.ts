@@ -49,7 +49,9 @@ export async function createWasmNominal(
   const pScr = take(SCRATCH);
   const pJ = take(n * 4);
   const pI = take(n * 4);
-  const pT = take(n * Kmax * 4);
+  // Targets with an even stride Kt, zero beyond each cell's K (see kernel.wat).
+  const Kt = Kmax + (Kmax & 1);
+  const pT = take(n * Kt * 4);
   const pK = take(I);
   const pBt = take(I * 8);
   const pEa = take(cells.J * 8);
@@ -63,7 +65,11 @@ export async function createWasmNominal(
   const buf = k.memory.buffer;
   new Uint32Array(buf, pJ, n).set(cells.cellJ);
   new Uint32Array(buf, pI, n).set(cells.cellI);
-  new Float32Array(buf, pT, n * Kmax).set(cells.target);
+  const tW = new Float32Array(buf, pT, n * Kt);
+  for (let q = 0; q < n; q++) {
+    const K = cells.nOptions[cells.cellI[q]];
+    tW.set(cells.target.subarray(q * Kmax, q * Kmax + K), q * Kt);
+  }
   new Uint8Array(buf, pK, I).set(cells.nOptions);
   const bt = new Float64Array(buf, pBt, I);
   const ea = new Float64Array(buf, pEa, cells.J);
@@ -106,7 +112,7 @@ export async function createWasmNominal(
       // prettier-ignore
       ce += k.option(
         Math.min(CHUNK, n - q0), Kmax, flagBits, grad ? 1 : 0,
-        pJ + 4 * q0, pI + 4 * q0, pT + 4 * q0 * Kmax, pK, pNat, pGrad, pBt, pEa, pEb, pGbt, pScr,
+        pJ + 4 * q0, pI + 4 * q0, pT + 4 * q0 * Kt, pK, pNat, pGrad, pBt, pEa, pEb, pGbt, pScr,
         L.theta, L.s, L.delta, L.rho, L.a, L.c, L.w0, L.kappa,
       );
     }

@@ -12,21 +12,24 @@
 ;; last vector's second lane (k = K) reads the next slot of each block (a padded
 ;; slot, the next block's first entry, or up to 16 bytes of padding the engine
 ;; leaves after every array). That lane is masked: its z is −∞ before the max and
-;; the exp (so e = 0 exactly), its target is 0, hence its ∂CE/∂z is exactly 0 and
+;; its e is 0 exactly; its target is 0, as the engine copies the targets with an
+;; even stride and zeros beyond each cell's K. Hence its ∂CE/∂z is exactly 0 and
 ;; the gradient stores of that lane add +0 to a neighbouring slot, which is a no-op.
 ;;
-;; exp (for x ≤ 709; 0 below −708): x = n·ln2 + r, n = round(x/ln2), |r| ≤ ln2/2,
-;; ln2 split in two (Cody–Waite, n·ln2_hi exact), e^r by its Taylor polynomial of
-;; degree 11, 2^n built in the exponent bits. Truncation error
-;;   |R| ≤ |r|^12/12! · e^|r| ≤ 0.3466^12 / 479001600 · 1.415 < 9e-15 · e^r / 0.707,
-;; so the relative error is below 1.3e-14 before rounding; with Horner rounding the
-;; bound tested (wasm.test.ts) is 5e-14 relative over [−708, 709], and exp(x) = 0
-;; for x < −708 (true value below 3.3e-308; absolute error, used for −∞ lanes).
+;; exp, for x ≤ 709 (the kernel's arguments are ≤ 0): x = n·ln2 + r, n = round(x/ln2)
+;; (by adding 1.5·2^52), |r| ≤ ln2/2, ln2 split in two (Cody–Waite: n·ln2_hi is exact),
+;; e^r by its Taylor polynomial of degree 11 (Estrin's scheme), 2^n built in the
+;; exponent bits. Relative truncation error, from the Lagrange remainder e^ξ r^12/12!:
+;;   e^|r| · |r|^12 / 12! ≤ 1.415 · 0.3466^12 / 479001600 < 8.9e-15;
+;; bound tested with rounding (wasm.test.ts): 2e-14 relative over [−708, 709]
+;; (measured 9e-15). exp(x) = 0 for x < −708 (true value below 3.3e-308; this is
+;; what zeroes the −∞ lanes), and NaN stays NaN.
 ;;
-;; log (for normal positive x): x = 2^e · m, m ∈ [√½, √2), log m = 2·atanh(r) with
-;; r = (m−1)/(m+1), |r| ≤ 0.1716, series through r^13/13. Truncation
-;;   |R| ≤ 2·|r|^15/15 / (1 − r²) < 4.6e-13 (absolute),
-;; and e·ln2 is added in two parts; bound tested: |error| ≤ 5e-13 + 4·2^-52·|ln x|.
+;; log, for normal positive x: x = 2^e · m, m ∈ [√½, √2), log m = 2·atanh(r) with
+;; r = (m−1)/(m+1), |r| ≤ 0.1716, series through r^15/15 (Estrin in r²). Truncation
+;;   2·|r|^17/17 / (1 − r²) < 1.2e-14 (absolute),
+;; and e·ln2 is added in two parts; bound tested: |error| ≤ 2e-14 + 4·2^-52·|ln x|
+;; (measured 1.2e-14 on [1, 256]). Two cells' logs are taken in one f64x2.
 ;; The kernel calls it on the softmax sum, which lies in [1, K].
 (module
   (memory (export "memory") 1)
@@ -68,40 +71,45 @@
       (f64x2.lt (local.get $x) (v128.const f64x2 -708 -708))))
     (local.get $p))
 
-  ;; ln x for a normal positive x (see the bound above). The kernel has the same
-  ;; code inline after pass 2.
-  (func $log (param $x f64) (result f64)
-    (local $lb i64) (local $lm f64) (local $le f64) (local $lc i32) (local $lr f64) (local $lr2 f64) (local $lp f64)
-    ;; x = 2^e · m with m ∈ [√½, √2)
-    (local.set $lb (i64.reinterpret_f64 (local.get $x)))
-    (local.set $lm (f64.reinterpret_i64 (i64.or
-      (i64.and (local.get $lb) (i64.const 0x000FFFFFFFFFFFFF)) (i64.const 0x3FF0000000000000))))
-    (local.set $le (f64.convert_i64_s
-      (i64.sub (i64.shr_u (local.get $lb) (i64.const 52)) (i64.const 1023))))
-    (local.set $lc (f64.gt (local.get $lm) (f64.const 1.4142135623730951)))
-    (local.set $lm (select (f64.mul (local.get $lm) (f64.const 0.5)) (local.get $lm) (local.get $lc)))
-    (local.set $le (f64.add (local.get $le) (f64.convert_i32_u (local.get $lc))))
-    ;; log m = 2 atanh r, r = (m − 1)/(m + 1): 2r · (1 + r²/3 + … + r¹²/13), Horner in r²
-    (local.set $lr (f64.div (f64.sub (local.get $lm) (f64.const 1)) (f64.add (local.get $lm) (f64.const 1))))
-    (local.set $lr2 (f64.mul (local.get $lr) (local.get $lr)))
-    (local.set $lp (f64.const 0.15384615384615385))
-    (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.18181818181818182)))
-    (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.22222222222222221)))
-    (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.28571428571428570)))
-    (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.40000000000000002)))
-    (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.66666666666666663)))
-    (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 2)))
-    ;; + e·ln2 in two parts
-    (local.set $lp (f64.add (f64.mul (local.get $le) (f64.const 6.93147180369123816490e-01))
-      (f64.add (f64.mul (local.get $lp) (local.get $lr))
-        (f64.mul (local.get $le) (f64.const 1.90821492927058770002e-10)))))
-    (local.get $lp))
+  ;; ln x for each lane, x positive and normal (see the bound above).
+  (func $logv (param $x v128) (result v128)
+    (local $e v128) (local $m v128) (local $c v128) (local $r v128) (local $w v128) (local $w2 v128)
+    (local $p0 v128) (local $p2 v128) (local $p4 v128) (local $p6 v128)
+    ;; x = 2^e · m, m ∈ [√½, √2); e = E − 1023 from the exponent field E, via 2^52 + E
+    (local.set $e (f64x2.sub
+      (v128.or (i64x2.shr_u (local.get $x) (i32.const 52)) (v128.const i64x2 0x4330000000000000 0x4330000000000000))
+      (v128.const f64x2 4503599627371519 4503599627371519)))
+    (local.set $m (v128.or
+      (v128.and (local.get $x) (v128.const i64x2 0x000FFFFFFFFFFFFF 0x000FFFFFFFFFFFFF))
+      (v128.const i64x2 0x3FF0000000000000 0x3FF0000000000000)))
+    (local.set $c (f64x2.gt (local.get $m) (v128.const f64x2 1.4142135623730951 1.4142135623730951)))
+    (local.set $m (v128.bitselect (f64x2.mul (local.get $m) (v128.const f64x2 0.5 0.5)) (local.get $m) (local.get $c)))
+    (local.set $e (f64x2.add (local.get $e) (v128.and (local.get $c) (v128.const f64x2 1 1))))
+    ;; log m = 2 atanh r, r = (m − 1)/(m + 1): r · Σ_(k<8) 2/(2k+1) · w^k, w = r², Estrin
+    (local.set $r (f64x2.div
+      (f64x2.sub (local.get $m) (v128.const f64x2 1 1)) (f64x2.add (local.get $m) (v128.const f64x2 1 1))))
+    (local.set $w (f64x2.mul (local.get $r) (local.get $r)))
+    (local.set $w2 (f64x2.mul (local.get $w) (local.get $w)))
+    (local.set $p0 (f64x2.add (v128.const f64x2 2 2) (f64x2.mul (local.get $w) (v128.const f64x2 0.66666666666666663 0.66666666666666663))))
+    (local.set $p2 (f64x2.add (v128.const f64x2 0.40000000000000002 0.40000000000000002) (f64x2.mul (local.get $w) (v128.const f64x2 0.28571428571428570 0.28571428571428570))))
+    (local.set $p4 (f64x2.add (v128.const f64x2 0.22222222222222221 0.22222222222222221) (f64x2.mul (local.get $w) (v128.const f64x2 0.18181818181818182 0.18181818181818182))))
+    (local.set $p6 (f64x2.add (v128.const f64x2 0.15384615384615385 0.15384615384615385) (f64x2.mul (local.get $w) (v128.const f64x2 0.13333333333333333 0.13333333333333333))))
+    (local.set $p0 (f64x2.add (local.get $p0) (f64x2.mul (local.get $w2) (local.get $p2))))
+    (local.set $p4 (f64x2.add (local.get $p4) (f64x2.mul (local.get $w2) (local.get $p6))))
+    (local.set $p0 (f64x2.add (local.get $p0)
+      (f64x2.mul (f64x2.mul (local.get $w2) (local.get $w2)) (local.get $p4))))
+    ;; + e·ln2 in two parts (e·ln2_hi is exact)
+    (f64x2.add
+      (f64x2.mul (local.get $e) (v128.const f64x2 6.93147180369123816490e-01 6.93147180369123816490e-01))
+      (f64x2.add
+        (f64x2.mul (local.get $p0) (local.get $r))
+        (f64x2.mul (local.get $e) (v128.const f64x2 1.90821492927058770002e-10 1.90821492927058770002e-10)))))
 
   (func (export "exp") (param $x f64) (result f64)
     (f64x2.extract_lane 0 (call $expv (f64x2.splat (local.get $x)))))
 
   (func (export "log") (param $x f64) (result f64)
-    (call $log (local.get $x)))
+    (f64x2.extract_lane 0 (call $logv (f64x2.splat (local.get $x)))))
 
   ;; CE over cells [0, n) on the option channel; with $wantGrad, ∂CE/∂nat is ADDED
   ;; into the grad array (the caller zeroes it) and ∂CE/∂b̃_i into gbt[i] (the caller
@@ -129,7 +137,7 @@
     (local $aV v128) (local $rho v128) (local $gu v128) (local $gv v128) (local $coef v128)
     (local $esV v128) (local $tsV v128) (local $tzV v128)
     (local $gGV v128) (local $gsV v128) (local $gthV v128)
-    (local $addr i32) (local $lb i64) (local $lm f64) (local $le f64) (local $lc i32) (local $lr f64) (local $lr2 f64) (local $lp f64)
+    (local $addr i32) (local $rowT i32) (local $iPrev i32) (local $pending i32) (local $pendSum f64) (local $pendTs f64) (local $lv v128)
     (local $xc v128) (local $sh v128) (local $en v128) (local $r v128) (local $p v128)
     (local $r2 v128) (local $r4 v128) (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $q3 v128) (local $q4 v128) (local $q5 v128)
     (local.set $sharp (i32.and (local.get $flags) (i32.const 1)))
@@ -145,23 +153,31 @@
       (f64.load (i32.add (local.get $pNat) (i32.shl (local.get $oKappa) (i32.const 3)))))
     (local.set $s (f64.const 1))
     (local.set $G (f64.const 0))
+    ;; Targets are float32 with an even stride (Kmax rounded up), padded with 0, so
+    ;; the padding lane of a last vector reads a 0 target and needs no mask.
+    (local.set $tq (local.get $pT))
+    (local.set $rowT (i32.shl (i32.and (i32.add (local.get $Kmax) (i32.const 1)) (i32.const -2)) (i32.const 2)))
+    (local.set $iPrev (i32.const -1))
     (block $done
       (loop $cell
         (br_if $done (i32.ge_u (local.get $q) (local.get $n)))
         (local.set $j (i32.load (i32.add (local.get $pJ) (i32.shl (local.get $q) (i32.const 2)))))
         (local.set $i (i32.load (i32.add (local.get $pI) (i32.shl (local.get $q) (i32.const 2)))))
-        (local.set $KB
-          (i32.shl (i32.load8_u (i32.add (local.get $pK) (local.get $i))) (i32.const 3)))
-        (local.set $KV (f64x2.splat (f64.convert_i32_u (i32.shr_u (local.get $KB) (i32.const 3)))))
-        (local.set $ai (i32.add (local.get $pNat)
-          (i32.add (i32.shl (local.get $oA) (i32.const 3)) (i32.mul (local.get $i) (local.get $rowB)))))
-        (local.set $ci (i32.add (local.get $pNat)
-          (i32.add (i32.shl (local.get $oC) (i32.const 3)) (i32.mul (local.get $i) (local.get $rowB)))))
+        ;; Cells are item-major: item-level values change only between runs.
+        (if (i32.ne (local.get $i) (local.get $iPrev))
+          (then
+            (local.set $iPrev (local.get $i))
+            (local.set $KB
+              (i32.shl (i32.load8_u (i32.add (local.get $pK) (local.get $i))) (i32.const 3)))
+            (local.set $KV (f64x2.splat (f64.convert_i32_u (i32.shr_u (local.get $KB) (i32.const 3)))))
+            (local.set $ai (i32.add (local.get $pNat)
+              (i32.add (i32.shl (local.get $oA) (i32.const 3)) (i32.mul (local.get $i) (local.get $rowB)))))
+            (local.set $ci (i32.add (local.get $pNat)
+              (i32.add (i32.shl (local.get $oC) (i32.const 3)) (i32.mul (local.get $i) (local.get $rowB)))))))
         (local.set $dj (i32.add (local.get $pNat)
           (i32.add (i32.shl (local.get $oDelta) (i32.const 3)) (i32.mul (local.get $j) (local.get $rowB)))))
         (local.set $rj (i32.add (local.get $pNat)
           (i32.add (i32.shl (local.get $oRho) (i32.const 3)) (i32.mul (local.get $j) (local.get $rowB)))))
-        (local.set $tq (i32.add (local.get $pT) (i32.mul (local.get $q) (i32.shr_u (local.get $rowB) (i32.const 1)))))
         (local.set $theta (f64.load (i32.add (local.get $pNat)
           (i32.shl (i32.add (local.get $oTheta) (local.get $j)) (i32.const 3)))))
         (if (local.get $sharp)
@@ -249,8 +265,8 @@
             (f64x2.lt (local.get $x) (v128.const f64x2 -708 -708))))
           (local.set $e (v128.and (local.get $p) (local.get $mask)))
           (v128.store (i32.add (local.get $scrE) (local.get $kb)) (local.get $e))
-          (local.set $tv (v128.and (local.get $mask) (f64x2.promote_low_f32x4
-            (v128.load64_zero (i32.add (local.get $tq) (i32.shr_u (local.get $kb) (i32.const 1)))))))
+          (local.set $tv (f64x2.promote_low_f32x4
+            (v128.load64_zero (i32.add (local.get $tq) (i32.shr_u (local.get $kb) (i32.const 1))))))
           (local.set $esV (f64x2.add (local.get $esV) (local.get $e)))
           (local.set $tsV (f64x2.add (local.get $tsV) (local.get $tv)))
           (local.set $tzV (f64x2.add (local.get $tzV) (f64x2.mul (local.get $tv) (local.get $x))))
@@ -259,33 +275,23 @@
           (br_if $k2 (i32.lt_u (local.get $kb) (local.get $KB))))
         (local.set $sum (f64.add (f64x2.extract_lane 0 (local.get $esV)) (f64x2.extract_lane 1 (local.get $esV))))
         (local.set $tsum (f64.add (f64x2.extract_lane 0 (local.get $tsV)) (f64x2.extract_lane 1 (local.get $tsV))))
-        ;; lp = log Σe, $log inline
-        ;; x = 2^e · m with m ∈ [√½, √2)
-        (local.set $lb (i64.reinterpret_f64 (local.get $sum)))
-        (local.set $lm (f64.reinterpret_i64 (i64.or
-          (i64.and (local.get $lb) (i64.const 0x000FFFFFFFFFFFFF)) (i64.const 0x3FF0000000000000))))
-        (local.set $le (f64.convert_i64_s
-          (i64.sub (i64.shr_u (local.get $lb) (i64.const 52)) (i64.const 1023))))
-        (local.set $lc (f64.gt (local.get $lm) (f64.const 1.4142135623730951)))
-        (local.set $lm (select (f64.mul (local.get $lm) (f64.const 0.5)) (local.get $lm) (local.get $lc)))
-        (local.set $le (f64.add (local.get $le) (f64.convert_i32_u (local.get $lc))))
-        ;; log m = 2 atanh r, r = (m − 1)/(m + 1): 2r · (1 + r²/3 + … + r¹²/13), Horner in r²
-        (local.set $lr (f64.div (f64.sub (local.get $lm) (f64.const 1)) (f64.add (local.get $lm) (f64.const 1))))
-        (local.set $lr2 (f64.mul (local.get $lr) (local.get $lr)))
-        (local.set $lp (f64.const 0.15384615384615385))
-        (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.18181818181818182)))
-        (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.22222222222222221)))
-        (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.28571428571428570)))
-        (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.40000000000000002)))
-        (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 0.66666666666666663)))
-        (local.set $lp (f64.add (f64.mul (local.get $lp) (local.get $lr2)) (f64.const 2)))
-        ;; + e·ln2 in two parts
-        (local.set $lp (f64.add (f64.mul (local.get $le) (f64.const 6.93147180369123816490e-01))
-          (f64.add (f64.mul (local.get $lp) (local.get $lr))
-            (f64.mul (local.get $le) (f64.const 1.90821492927058770002e-10)))))
-        ;; Σ_k t_k (lse − z_k) = tsum · log Σe − Σ t_k (z_k − m)
-        (local.set $ce (f64.add (local.get $ce)
-          (f64.sub (f64.mul (local.get $tsum) (local.get $lp)) (f64.add (f64x2.extract_lane 0 (local.get $tzV)) (f64x2.extract_lane 1 (local.get $tzV))))))
+        ;; Σ_k t_k (lse − z_k) = tsum · log Σe − Σ t_k (z_k − m). The logs are taken
+        ;; two cells at a time, off the critical path: a cell's (Σe, tsum) waits in
+        ;; $pendSum/$pendTs for the next cell's.
+        (local.set $ce (f64.sub (local.get $ce)
+          (f64.add (f64x2.extract_lane 0 (local.get $tzV)) (f64x2.extract_lane 1 (local.get $tzV)))))
+        (if (local.get $pending)
+          (then
+            (local.set $lv (call $logv
+              (f64x2.replace_lane 1 (f64x2.splat (local.get $pendSum)) (local.get $sum))))
+            (local.set $ce (f64.add (local.get $ce) (f64.add
+              (f64.mul (local.get $pendTs) (f64x2.extract_lane 0 (local.get $lv)))
+              (f64.mul (local.get $tsum) (f64x2.extract_lane 1 (local.get $lv))))))
+            (local.set $pending (i32.const 0)))
+          (else
+            (local.set $pendSum (local.get $sum))
+            (local.set $pendTs (local.get $tsum))
+            (local.set $pending (i32.const 1))))
         (if (local.get $wantGrad)
           (then
             ;; pass 3: ∂CE/∂z_k = tsum · e_k / Σe − t_k, then the chain rule.
@@ -293,12 +299,10 @@
             (local.set $gGV (v128.const f64x2 0 0))
             (local.set $gsV (v128.const f64x2 0 0))
             (local.set $gthV (v128.const f64x2 0 0))
-            (local.set $kf (v128.const f64x2 0 1))
             (local.set $kb (i32.const 0))
             (loop $k3
-              (local.set $tv (v128.and (f64x2.lt (local.get $kf) (local.get $KV))
-                (f64x2.promote_low_f32x4
-                  (v128.load64_zero (i32.add (local.get $tq) (i32.shr_u (local.get $kb) (i32.const 1)))))))
+              (local.set $tv (f64x2.promote_low_f32x4
+                (v128.load64_zero (i32.add (local.get $tq) (i32.shr_u (local.get $kb) (i32.const 1))))))
               (local.set $e (f64x2.sub
                 (f64x2.mul (local.get $coef) (v128.load (i32.add (local.get $scrE) (local.get $kb))))
                 (local.get $tv)))
@@ -328,7 +332,6 @@
                 (then
                   (local.set $addr (i32.add (i32.add (local.get $dj) (local.get $kb)) (local.get $gOff)))
                   (v128.store (local.get $addr) (f64x2.add (v128.load (local.get $addr)) (local.get $gv)))))
-              (local.set $kf (f64x2.add (local.get $kf) (v128.const f64x2 2 2)))
               (local.set $kb (i32.add (local.get $kb) (i32.const 16)))
               (br_if $k3 (i32.lt_u (local.get $kb) (local.get $KB))))
             (local.set $gtheta (f64.add (f64x2.extract_lane 0 (local.get $gthV)) (f64x2.extract_lane 1 (local.get $gthV))))
@@ -353,7 +356,12 @@
               (i32.shl (i32.add (local.get $oTheta) (local.get $j)) (i32.const 3))))
             (f64.store (local.get $addr) (f64.add (f64.load (local.get $addr)) (local.get $gtheta)))))
         (local.set $q (i32.add (local.get $q) (i32.const 1)))
+        (local.set $tq (i32.add (local.get $tq) (local.get $rowT)))
         (br $cell)))
+    (if (local.get $pending)
+      (then
+        (local.set $ce (f64.add (local.get $ce) (f64.mul (local.get $pendTs)
+          (f64x2.extract_lane 0 (call $logv (f64x2.splat (local.get $pendSum)))))))))
     (if (local.get $wantGrad)
       (then
         (local.set $addr (i32.add (local.get $pGrad) (i32.shl (local.get $oW0) (i32.const 3))))

@@ -22,8 +22,8 @@ const CE_TOL = 1e-11;
 const GRAD_TOL = 1e-10;
 /** exp: relative error bound over [−708, 709] (truncation < 1.3e-14, plus rounding). */
 const EXP_REL = 2e-14;
-/** log: absolute error bound 5e-13 (truncation < 4.6e-13) plus 4 ulp of |ln x|. */
-const LOG_ABS = 5e-13;
+/** log: absolute error bound 2e-14 (truncation < 1.2e-14) plus 4 ulp of |ln x|. */
+const LOG_ABS = 2e-14;
 
 const FLAG_SETS: NominalFlags[] = [0, 1, 2, 3, 4, 5, 6, 7].map((b) => ({
   sharpness: (b & 1) !== 0,
