@@ -87,9 +87,6 @@ export function CalibrateSection({ ds, fitSettings, busy }: SectionProps) {
   const result = run.state.reply?.result;
   return (
     <EvalSection
-      kind="calibrate"
-      title="Calibration with fewer LLMs"
-      paper="Fig. 3b"
       run={run}
       options={
         <>

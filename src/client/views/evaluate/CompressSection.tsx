@@ -91,9 +91,6 @@ export function CompressSection({ ds, fitSettings, busy }: SectionProps) {
   const { reply, request } = run.state;
   return (
     <EvalSection
-      kind="compress"
-      title="Compression"
-      paper="Fig. 3a"
       run={run}
       options={
         <>

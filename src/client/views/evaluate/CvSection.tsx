@@ -97,9 +97,6 @@ export function CvSection({ ds, fitSettings, busy }: SectionProps) {
   const result = run.state.reply?.result;
   return (
     <EvalSection
-      kind="cv"
-      title="Held-out prediction"
-      paper="Table 1"
       run={run}
       options={
         <>

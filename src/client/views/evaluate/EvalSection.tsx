@@ -35,7 +35,7 @@ export function useSectionRun<K extends EvalKind>(
     }
     void evalRuns.start(ds, planned.req, planned.about ?? null);
   };
-  return { state, blocked, run, cancel: () => evalRuns.cancel() };
+  return { kind, state, blocked, run, cancel: () => evalRuns.cancel() };
 }
 
 /**
@@ -43,25 +43,29 @@ export function useSectionRun<K extends EvalKind>(
  * progress, and its results once done. `data-state` is the run's status.
  */
 export interface SectionRun<K extends EvalKind> {
+  kind: K;
   state: RunState<K>;
   blocked: string | null;
   run: () => void;
   cancel: () => void;
 }
 
+/** Each evaluation's heading, and where the paper reports it. */
+const HEADINGS: Record<EvalKind, { title: string; paper: string }> = {
+  cv: { title: 'Held-out prediction', paper: 'Table 1' },
+  external: { title: 'External validity', paper: 'Table 2' },
+  wrong: { title: 'Wrong answers alone', paper: 'Table 3' },
+  info: { title: 'Information and distractors', paper: 'Figs 2a, 2b' },
+  compress: { title: 'Compression', paper: 'Fig. 3a' },
+  calibrate: { title: 'Calibration with fewer LLMs', paper: 'Fig. 3b' },
+};
+
 export function EvalSection<K extends EvalKind>({
-  kind,
-  title,
-  paper,
   children,
   options,
   results,
   run,
 }: {
-  kind: K;
-  title: string;
-  /** Where the paper reports it ('Table 1'). */
-  paper: string;
   /** What the evaluation does, in a sentence or two. */
   children: ReactNode;
   options: ReactNode;
@@ -69,6 +73,8 @@ export function EvalSection<K extends EvalKind>({
   run: SectionRun<K>;
 }) {
   const id = useId();
+  const { kind } = run;
+  const { title, paper } = HEADINGS[kind];
   return (
     <section
       className="panel eval-section"

@@ -128,9 +128,6 @@ export function ExternalSection({
   const { reply, request } = run.state;
   return (
     <EvalSection
-      kind="external"
-      title="External validity"
-      paper="Table 2"
       run={run}
       options={
         <>

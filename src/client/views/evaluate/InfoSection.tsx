@@ -67,9 +67,6 @@ export function InfoSection({
   const result = run.state.reply?.result;
   return (
     <EvalSection
-      kind="info"
-      title="Information and distractors"
-      paper="Figs 2a, 2b"
       run={run}
       options={
         <p className="small">

@@ -69,9 +69,6 @@ export function WrongSection({ ds, fitSettings, busy }: SectionProps) {
   const result = run.state.reply?.result;
   return (
     <EvalSection
-      kind="wrong"
-      title="Wrong answers alone"
-      paper="Table 3"
       run={run}
       options={
         <>
