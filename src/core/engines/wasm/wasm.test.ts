@@ -93,6 +93,20 @@ describe('the WASM kernel against nominalCE (option channel)', () => {
     }
   }
 
+  it('agrees across several kernel calls (more cells than one chunk)', async () => {
+    const sim = simulateNominal({ J: 60, I: 300, seed: 8, missing: 0.05, concentration: 30 });
+    const cells = buildCells(sim.data, false);
+    expect(cells.n).toBeGreaterThan(2 * 8192);
+    const flags = FLAG_SETS[7];
+    const nat = perturbed(sim.truth, 15);
+    const ref = new Float64Array(sim.layout.size);
+    const got = new Float64Array(sim.layout.size);
+    const ce = nominalCE(nat, ref, sim.layout, flags, cells);
+    const evaluate = await createWasmNominal(sim.layout, flags, cells);
+    expect(Math.abs(evaluate(nat, got) - ce) / ce).toBeLessThan(CE_TOL);
+    expect(relMax(got, ref)).toBeLessThan(GRAD_TOL);
+  });
+
   it('matches central finite differences of its own objective', async () => {
     const sim = simulateNominal({ J: 8, I: 30, seed: 9, concentration: 40 });
     const flags = FLAG_SETS[7];
