@@ -14,9 +14,9 @@ import {
   parseSizes,
   pickedModels,
 } from './options';
-import { ResultTable } from './ResultTable';
+import { meanSdColumn, ResultTable } from './ResultTable';
 import { useSavedState } from './savedState';
-import { calibrationChartData, meanSd } from './shape';
+import { calibrationChartData } from './shape';
 import type { SectionProps } from './types';
 
 function CalibrateResults({ result }: { result: CalibrateResult }) {
@@ -31,21 +31,9 @@ function CalibrateResults({ result }: { result: CalibrateResult }) {
         columns={[
           { label: 'Model', cell: (r) => r.model },
           { label: 'n', numeric: true, cell: (r) => r.sizeLabel },
-          {
-            label: 'Binary log-loss',
-            numeric: true,
-            cell: (r) => meanSd(r.binaryLogLoss_mean, r.binaryLogLoss_sd),
-          },
-          {
-            label: 'Brier',
-            numeric: true,
-            cell: (r) => meanSd(r.binaryBrier_mean, r.binaryBrier_sd),
-          },
-          {
-            label: 'Binary acc.',
-            numeric: true,
-            cell: (r) => meanSd(r.binaryAcc_mean, r.binaryAcc_sd),
-          },
+          meanSdColumn('Binary log-loss', 'binaryLogLoss'),
+          meanSdColumn('Brier', 'binaryBrier'),
+          meanSdColumn('Binary acc.', 'binaryAcc'),
           { label: 'Draws', numeric: true, cell: (r) => r.draws },
         ]}
         csvRows={() => result.rows}
@@ -84,7 +72,6 @@ export function CalibrateSection({ ds, fitSettings, busy }: SectionProps) {
     },
     busy,
   );
-  const result = run.state.reply?.result;
   return (
     <EvalSection
       run={run}
@@ -112,7 +99,7 @@ export function CalibrateSection({ ds, fitSettings, busy }: SectionProps) {
           </div>
         </>
       }
-      results={result && <CalibrateResults result={result} />}
+      results={(r) => <CalibrateResults result={r.result} />}
     >
       In each draw a share of the LLMs is held out as new LLMs; banks are calibrated on the first n
       of the others, each new LLM is scored from half its items and its correctness predicted on the

@@ -15,9 +15,9 @@ import {
   parseShare,
   pickedModels,
 } from './options';
-import { ResultTable } from './ResultTable';
+import { meanSdColumn, ResultTable } from './ResultTable';
 import { useSavedState } from './savedState';
-import { compressionChartData, meanSd } from './shape';
+import { compressionChartData } from './shape';
 import type { SectionProps } from './types';
 
 function CompressResults({ result, target }: { result: CompressResult; target: number }) {
@@ -45,11 +45,7 @@ function CompressResults({ result, target }: { result: CompressResult; target: n
         columns={[
           { label: 'Model', cell: (r) => r.model },
           { label: 'k', numeric: true, cell: (r) => r.k },
-          {
-            label: 'τ (mean ± sd over folds)',
-            numeric: true,
-            cell: (r) => meanSd(r.tau_mean, r.tau_sd),
-          },
+          meanSdColumn('τ (mean ± sd over folds)', 'tau'),
           { label: 'τ pooled', numeric: true, cell: (r) => r.tau_pooled.toFixed(3) },
           { label: 'Folds', numeric: true, cell: (r) => r.folds },
         ]}
@@ -88,7 +84,6 @@ export function CompressSection({ ds, fitSettings, busy }: SectionProps) {
     },
     busy,
   );
-  const { reply, request } = run.state;
   return (
     <EvalSection
       run={run}
@@ -107,9 +102,9 @@ export function CompressSection({ ds, fitSettings, busy }: SectionProps) {
           </div>
         </>
       }
-      results={
-        reply && request && <CompressResults result={reply.result} target={request.tauTarget} />
-      }
+      results={(reply, request) => (
+        <CompressResults result={reply.result} target={request.tauTarget} />
+      )}
     >
       Folds over LLMs: a bank is calibrated on the other LLMs, each held-out LLM takes an adaptive
       test, and its ranking by θ from the first k items is compared with its ranking by the whole

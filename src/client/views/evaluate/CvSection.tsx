@@ -94,7 +94,6 @@ export function CvSection({ ds, fitSettings, busy }: SectionProps) {
     },
     busy,
   );
-  const result = run.state.reply?.result;
   return (
     <EvalSection
       run={run}
@@ -107,7 +106,7 @@ export function CvSection({ ds, fitSettings, busy }: SectionProps) {
           </div>
         </>
       }
-      results={result && <CvResults result={result} />}
+      results={(r) => <CvResults result={r.result} />}
     >
       The observed (LLM, item) cells are split into folds; each model is fitted without one fold and
       predicts it. Option metrics score the predicted answer distribution, binary metrics the

@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import type { Dataset } from '../../../core/data/types';
-import type { EvalKind, EvalRequest } from '../../../boundary/evaluateProtocol';
+import type { EvalKind, EvalReply, EvalRequest } from '../../../boundary/evaluateProtocol';
 import { toUiError } from '../../errors';
 import { RunControls } from './RunControls';
 import { evalRuns, useEvalRun, useRunningEvaluation, type RunState } from './runs';
@@ -69,17 +69,22 @@ export function EvalSection<K extends EvalKind>({
   /** What the evaluation does, in a sentence or two. */
   children: ReactNode;
   options: ReactNode;
-  results: ReactNode;
+  /** What a finished run shows, from its reply and the request it answered. */
+  results: (
+    reply: Extract<EvalReply, { kind: K }>,
+    request: Extract<EvalRequest, { kind: K }>,
+  ) => ReactNode;
   run: SectionRun<K>;
 }) {
   const id = useId();
   const { kind } = run;
   const { title, paper } = HEADINGS[kind];
+  const { status, reply, request } = run.state;
   return (
     <section
       className="panel eval-section"
       data-testid={`eval-${kind}`}
-      data-state={run.state.status}
+      data-state={status}
       aria-labelledby={`${id}-h`}
     >
       <h2 id={`${id}-h`}>
@@ -88,7 +93,7 @@ export function EvalSection<K extends EvalKind>({
       <div className="eval-about muted">{children}</div>
       <div className="eval-options">{options}</div>
       <RunControls state={run.state} onRun={run.run} onCancel={run.cancel} blocked={run.blocked} />
-      {run.state.status === 'done' && results}
+      {status === 'done' && reply && request && results(reply, request)}
     </section>
   );
 }

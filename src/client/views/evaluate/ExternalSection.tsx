@@ -125,7 +125,6 @@ export function ExternalSection({
     },
     busy,
   );
-  const { reply, request } = run.state;
   return (
     <EvalSection
       run={run}
@@ -181,17 +180,14 @@ export function ExternalSection({
           </div>
         </>
       }
-      results={
-        reply &&
-        request && (
-          <ExternalResults
-            req={request}
-            rows={reply.result.rows}
-            used={reply.result.used}
-            scoreLabel={scores?.label ?? 'external score'}
-          />
-        )
-      }
+      results={(reply, request) => (
+        <ExternalResults
+          req={request}
+          rows={reply.result.rows}
+          used={reply.result.used}
+          scoreLabel={scores?.label ?? 'external score'}
+        />
+      )}
     >
       Spearman ρ between each fit&apos;s θ (and raw accuracy) and an external score over the LLMs
       matched by name, with a bootstrap sd from resampling the matched LLMs.

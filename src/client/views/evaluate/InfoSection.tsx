@@ -64,7 +64,6 @@ export function InfoSection({
     () => ({ req: { kind: 'info', fit }, about: `from ${fitLabel}` }),
     busy,
   );
-  const result = run.state.reply?.result;
   return (
     <EvalSection
       run={run}
@@ -73,7 +72,7 @@ export function InfoSection({
           Reads the fit on show: <strong>{fitLabel}</strong>.
         </p>
       }
-      results={result && <InfoResults rows={result} />}
+      results={(r) => <InfoResults rows={r.result} />}
     >
       Per benchmark, the mean item information in correctness and what the identity of the wrong
       option adds (averaged over the fitted θ), and how many distractors are the most likely answer

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { toCsv } from '../../../boundary/csv';
 import { downloadBlob } from '../../../charts/export';
 import { slug } from '../../slug';
+import { meanSd } from './shape';
 
 export interface ResultColumn<T> {
   label: ReactNode;
@@ -9,6 +10,12 @@ export interface ResultColumn<T> {
   numeric?: boolean;
   /** Marks the column's best row: its number and which way is better. */
   best?: { value: (row: T) => number; better: 'higher' | 'lower' };
+}
+
+/** A numeric column of `mean ± sd` read from a row's `<key>_mean` and `<key>_sd`. */
+export function meanSdColumn(label: string, key: string): ResultColumn<object> {
+  const at = (r: object, suffix: string) => (r as Record<string, unknown>)[`${key}_${suffix}`];
+  return { label, numeric: true, cell: (r) => meanSd(at(r, 'mean'), at(r, 'sd')) };
 }
 
 /** Index of the best finite value (first on ties), or -1 when there is none. */

@@ -6,9 +6,9 @@ import { Chart } from '../../components/Chart';
 import { Check, Field, NumberField } from '../../components/Field';
 import { EvalSection, useSectionRun } from './EvalSection';
 import { parseInteger } from './options';
-import { ResultTable } from './ResultTable';
+import { meanSdColumn, ResultTable } from './ResultTable';
 import { useSavedState } from './savedState';
-import { meanSd, SCENARIO_LABELS, wrongChartData } from './shape';
+import { SCENARIO_LABELS, wrongChartData } from './shape';
 import type { SectionProps } from './types';
 import { DEFAULT_MODEL } from '../../../core/defaults';
 
@@ -23,8 +23,8 @@ function WrongResults({ result }: { result: WrongOnlyResult }) {
         rowKey={(r) => r.scenario}
         columns={[
           { label: 'Scenario', cell: (r) => SCENARIO_LABELS[r.scenario] },
-          { label: 'Spearman', numeric: true, cell: (r) => meanSd(r.spearman_mean, r.spearman_sd) },
-          { label: 'Pearson', numeric: true, cell: (r) => meanSd(r.pearson_mean, r.pearson_sd) },
+          meanSdColumn('Spearman', 'spearman'),
+          meanSdColumn('Pearson', 'pearson'),
           {
             label: 'Pooled Spearman / Pearson',
             numeric: true,
@@ -66,7 +66,6 @@ export function WrongSection({ ds, fitSettings, busy }: SectionProps) {
     },
     busy,
   );
-  const result = run.state.reply?.result;
   return (
     <EvalSection
       run={run}
@@ -90,7 +89,7 @@ export function WrongSection({ ds, fitSettings, busy }: SectionProps) {
           </Check>
         </>
       }
-      results={result && <WrongResults result={result} />}
+      results={(r) => <WrongResults result={r.result} />}
     >
       Folds over LLMs: the items are calibrated on the other LLMs, then each held-out LLM&apos;s θ
       is estimated from correctness only and from which distractor it chose when wrong only, and
