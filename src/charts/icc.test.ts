@@ -62,7 +62,9 @@ describe('iccChart', () => {
   });
 
   it('labels each LLM point with its observed distribution', () => {
-    const t = svg.querySelector('circle[data-llm="delta"] title')?.textContent;
+    // The title sits on the LLM's group, so it is the tooltip of each of its points.
+    const point = svg.querySelector('circle[data-llm="delta"]')!;
+    const t = point.parentElement?.querySelector(':scope > title')?.textContent;
     expect(t).toBe('delta (θ = 2.25): A 0.12, B 0.80 (key), C 0.08');
     expect(llmProbsTitle({ id: 'x', theta: -1, probs: [0.5, 0.5] }, 0)).toBe(
       'x (θ = −1.00): A 0.50 (key), B 0.50',

@@ -90,18 +90,21 @@ export function iccChart(data: IccData, opts: ChartOptions = {}): SVGSVGElement 
       .attr('stroke-opacity', 0.5)
       .append('title')
       .text(`${llm.id}: θ = ${fmt(llm.theta)}`);
+    // One group per LLM carries the title its points share: a title per point
+    // made thousands of nodes at 189 LLMs, a long main-thread task to build.
+    const group = points.append('g').attr('data-llm', llm.id);
+    group.append('title').text(title);
+    const cx = x(llm.theta);
     llm.probs.forEach((p, k) => {
       if (!Number.isFinite(p)) return;
-      points
+      group
         .append('circle')
         .attr('data-llm', llm.id)
         .attr('data-option', k)
-        .attr('cx', x(llm.theta))
+        .attr('cx', cx)
         .attr('cy', y(p))
         .attr('r', k === data.key ? 3 : 2.5)
-        .attr('fill', optionColor(k))
-        .append('title')
-        .text(title);
+        .attr('fill', optionColor(k));
     });
   }
 

@@ -16,12 +16,19 @@ interface StubState {
   stuck: boolean;
   /** When true, ping never answers (a hung worker). */
   deaf: boolean;
+  /** Calls about kept fits, in order. */
+  calls: string[];
 }
 
 function stubApi(st: StubState) {
   const waiting = new Map<number, () => void>();
+  let fits = 0;
   return {
-    async fit(_s: unknown, onProgress: (p: FitProgress) => void, id: number): Promise<FitJson> {
+    async fit(
+      _s: unknown,
+      onProgress: (p: FitProgress) => void,
+      id: number,
+    ): Promise<{ fit: FitJson; ref: number }> {
       onProgress({ step: 1, passes: 1, objective: 5, elapsedMs: 1, maxSteps: 10 });
       await new Promise<void>((resolve, reject) => {
         if (st.stuck) return;
@@ -32,7 +39,20 @@ function stubApi(st: StubState) {
         });
         setTimeout(resolve, 30);
       });
-      return tinyFit();
+      return { fit: tinyFit(), ref: 100 + ++fits };
+    },
+    // Kept fits: refs of even calls are "dropped", so both paths are exercised.
+    async deriveKept(ref: number) {
+      st.calls.push(`deriveKept ${ref}`);
+      return ref % 2 ? { derived: 'kept', flags: [] } : null;
+    },
+    async derive(fit: FitJson) {
+      st.calls.push(`derive ${fit.schema}`);
+      return { derived: 'sent', flags: [] };
+    },
+    async storeKept(ref: number, entry: { label: string }) {
+      st.calls.push(`storeKept ${ref} ${entry.label}`);
+      return ref * 10;
     },
     async load() {
       const ds = tinyDataset();
@@ -83,7 +103,14 @@ const workers: FakeWorker[] = [];
 function makeBridge(init: Partial<StubState> = {}) {
   const spawn = () => {
     const ch = new MessageChannel();
-    const st: StubState = { cancelled: [], datasets: [], stuck: false, deaf: false, ...init };
+    const st: StubState = {
+      cancelled: [],
+      datasets: [],
+      stuck: false,
+      deaf: false,
+      calls: [],
+      ...init,
+    };
     Comlink.expose(stubApi(st), ch.port2);
     const w = new FakeWorker(ch.port1, st);
     workers.push(w);
@@ -101,6 +128,27 @@ afterEach(() => {
 const signal = () => new AbortController().signal;
 
 describe('WorkerBridge', () => {
+  it('names a fit the worker made instead of sending it back, and sends one it did not', async () => {
+    const bridge = makeBridge();
+    const made = await bridge.fit(signal(), DEFAULT_SETTINGS, () => {}); // ref 101
+    expect(await bridge.derive(signal(), made)).toEqual({ derived: 'kept', flags: [] });
+    expect(await bridge.storeFit(signal(), { label: 'L', origin: 'fit', fit: made })).toBe(1010);
+    const dropped = await bridge.fit(signal(), DEFAULT_SETTINGS, () => {}); // ref 102: dropped
+    expect(await bridge.derive(signal(), dropped)).toEqual({ derived: 'sent', flags: [] });
+    const imported = tinyFit();
+    expect(await bridge.derive(signal(), imported)).toEqual({ derived: 'sent', flags: [] });
+    expect(await bridge.storeFit(signal(), { label: 'I', origin: 'import', fit: imported })).toBe(
+      null,
+    );
+    expect(workers[0].state.calls).toEqual([
+      'deriveKept 101',
+      'storeKept 101 L',
+      'deriveKept 102',
+      'derive llm-nrm-fit/1',
+      'derive llm-nrm-fit/1',
+    ]);
+  });
+
   it('returns results and forwards progress through a proxy', async () => {
     const bridge = makeBridge();
     const seen: number[] = [];

@@ -60,6 +60,8 @@ export class WorkerBridge {
   private nextId = 0;
   private readonly pending = new Map<number, (e: Error) => void>();
   private lastDataset: Dataset | null = null;
+  /** The worker's reference for each fit it made (and which worker: a restart forgets them). */
+  private readonly refs = new WeakMap<FitJson, { worker: Worker; ref: number }>();
   private watchdog: ReturnType<typeof setInterval> | null = null;
   /** Told when the worker had to be replaced (crash, hang, or a cancel it ignored). */
   onRestart: ((reason: string) => void) | null = null;
@@ -102,9 +104,17 @@ export class WorkerBridge {
   ): Promise<FitJson> {
     const cp = opts.checkpoint && Comlink.proxy(opts.checkpoint);
     const lost = opts.deviceLost && Comlink.proxy(opts.deviceLost);
-    return this.call(signal, (api, id) =>
-      api.fit(settings, Comlink.proxy(onProgress), id, opts.resume, cp, lost),
-    );
+    return this.call(signal, async (api, id) => {
+      const r = await api.fit(settings, Comlink.proxy(onProgress), id, opts.resume, cp, lost);
+      this.refs.set(r.fit, { worker: this.worker, ref: r.ref });
+      return r.fit;
+    });
+  }
+
+  /** The current worker's reference for `fit`, if it made it. */
+  private refOf(fit: FitJson): number | null {
+    const r = this.refs.get(fit);
+    return r && r.worker === this.worker ? r.ref : null;
   }
 
   /** Hands the worker a data set loaded elsewhere (a restored session); kept across restarts. */
@@ -126,7 +136,33 @@ export class WorkerBridge {
 
   /** Item statistics and flags of a fit of the loaded data, computed in the worker. */
   derive(signal: AbortSignal, fit: FitJson): Promise<DerivedReply> {
-    return this.call<DerivedReply>(signal, (api) => api.derive(fit));
+    // A fit the worker made is named, not sent: cloning it is a long main-thread task.
+    return this.call<DerivedReply>(signal, async (api) => {
+      const ref = this.refOf(fit);
+      return (ref !== null && (await api.deriveKept(ref))) || api.derive(fit);
+    });
+  }
+
+  /**
+   * Has the worker add a fit it made to the session store; the store key, or
+   * null when the worker cannot (it did not make this fit, or storing failed)
+   * and the caller should store it itself. Not queued behind a running task.
+   */
+  async storeFit(
+    signal: AbortSignal,
+    entry: { label: string; origin: 'fit' | 'import'; fit: FitJson },
+  ): Promise<IDBValidKey | null> {
+    const ref = this.refOf(entry.fit);
+    if (ref === null) return null;
+    // Comlink's mapped type splits the IDBValidKey union; what comes back is the key.
+    return this.exec(
+      signal,
+      async (api) =>
+        (await api.storeKept(ref, {
+          label: entry.label,
+          origin: entry.origin,
+        })) as IDBValidKey | null,
+    );
   }
 
   // The item-bank calls (worker/bank.ts), in the same queue as load and fit.

@@ -14,9 +14,17 @@ export const AUTO_FIT_SECONDS = 30;
 const PASSES = 1500;
 const SECONDS_PER_ENTRY_PASS = 60e-9;
 
+// Counted once per data set: the count walks every cell, and the UI asks on each render.
+const estimates = new WeakMap<Dataset, number>();
+
 export function estimateFitSeconds(ds: Dataset): number {
-  let entries = 0;
-  for (let j = 0; j < ds.J; j++)
-    for (let i = 0; i < ds.I; i++) if (ds.observed[j * ds.I + i]) entries += ds.nOptions[i];
-  return entries * PASSES * SECONDS_PER_ENTRY_PASS;
+  let seconds = estimates.get(ds);
+  if (seconds === undefined) {
+    let entries = 0;
+    for (let j = 0; j < ds.J; j++)
+      for (let i = 0; i < ds.I; i++) if (ds.observed[j * ds.I + i]) entries += ds.nOptions[i];
+    seconds = entries * PASSES * SECONDS_PER_ENTRY_PASS;
+    estimates.set(ds, seconds);
+  }
+  return seconds;
 }

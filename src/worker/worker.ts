@@ -25,12 +25,15 @@ import type {
   LoadSource,
 } from '../boundary/protocol';
 import { throttle } from '../boundary/throttle';
-import { storeData } from './storeData';
+import { storeData, storeFit, type StoredFit } from './storeData';
+import { KeptFits } from './keptFits';
 import { datasetBuffers, copyDataset } from './transfer';
 
 keepErrorFields();
 
 let dataset: Dataset | null = null;
+/** Fits made here, so the client can refer to one instead of sending it back. */
+const kept = new KeptFits();
 const controllers = new Map<number, AbortController>();
 /** Ids cancelled before their call registered (a cancel can overtake a start). */
 const cancelledEarly = new Set<number>();
@@ -51,6 +54,23 @@ const api = {
   async derive(fit: FitJson): Promise<DerivedReply> {
     if (!dataset) throw new Error('no data set loaded');
     return deriveInWorker(fit, dataset);
+  },
+
+  /** `derive` of a fit made here, by its reference; null when it is no longer kept. */
+  async deriveKept(ref: number): Promise<DerivedReply | null> {
+    const fit = kept.get(ref);
+    if (!fit) return null;
+    if (!dataset) throw new Error('no data set loaded');
+    return deriveInWorker(fit, dataset);
+  },
+
+  /**
+   * Adds a fit made here to the session store (see storeData.ts); its store key,
+   * or null when it is no longer kept or could not be stored.
+   */
+  async storeKept(ref: number, entry: Omit<StoredFit, 'fit'>): Promise<IDBValidKey | null> {
+    const fit = kept.get(ref);
+    return fit ? storeFit({ ...entry, fit }) : null;
   },
 
   /** Item banks: new LLMs in their own slot, scoring, adaptive tests (see bank.ts). */
@@ -92,7 +112,8 @@ const api = {
 
   /**
    * Fits the current data set, from `resume` if given, sending checkpoints to
-   * `onCheckpoint`. Rejects with an AbortError when cancelled.
+   * `onCheckpoint`. Resolves with the fit and the reference it is kept under
+   * here; rejects with an AbortError when cancelled.
    */
   async fit(
     settings: FitSettings,
@@ -101,7 +122,7 @@ const api = {
     resume?: ResumeFrom,
     onCheckpoint?: (c: FitCheckpointRecord) => void,
     onDeviceLoss?: (d: DeviceLoss) => void,
-  ): Promise<FitJson> {
+  ): Promise<{ fit: FitJson; ref: number }> {
     const ac = register(callId);
     try {
       if (!dataset) throw new Error('No data is loaded: load a data set before fitting.');
@@ -116,7 +137,7 @@ const api = {
         onDeviceLoss: onDeviceLoss && ((d) => void onDeviceLoss(d)),
       });
       report.flush();
-      return fit;
+      return { fit, ref: kept.add(fit) };
     } finally {
       controllers.delete(callId);
       release(onProgress);

@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { objectiveCurveChart } from '../../charts/objectiveCurve';
 import { fmtSeconds } from '../format';
+import { useThrottled } from '../useThrottled';
 import type { RunningFit } from '../state';
 import { Chart } from './Chart';
 
@@ -12,11 +13,13 @@ export function progressLine(running: RunningFit): string {
   return `${phase}step ${p.step} of at most ${p.maxSteps} · objective ${p.objective.toFixed(3)} · ${fmtSeconds(p.elapsedMs / 1000)}`;
 }
 
+const CURVE_EVERY_MS = 1000;
+
 /** Live progress of a fit: bar, step, objective and the objective curve so far. */
 export function FitProgressView({ running }: { running: RunningFit }) {
   const p = running.progress;
-  const trace = running.trace;
-  // Progress arrives at most ~10 times a second, so the curve redraws at most as often.
+  // Progress arrives up to ~10 times a second; the curve is redrawn at most once a second.
+  const trace = useThrottled(running.trace, CURVE_EVERY_MS);
   const render = useCallback(
     () => objectiveCurveChart(trace, { width: 320, height: 140, title: 'Objective so far' }),
     [trace],

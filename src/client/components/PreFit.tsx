@@ -1,7 +1,12 @@
+import { memo } from 'react';
 import type { LoadedData, RunningFit } from '../state';
 import { estimateFitSeconds } from '../fitEstimate';
 import { LoadedItems } from '../views/LoadedItems';
 import { progressLine } from './FitProgressView';
+
+// Memoised: a running fit's progress re-renders PreFit ~10 times a second, and
+// a table of thousands of items must not be redrawn each time.
+const Items = memo(LoadedItems);
 
 /**
  * The main area while loaded data has no fit yet: the running fit's progress
@@ -46,7 +51,7 @@ export function PreFit({
           </button>
         </div>
       )}
-      <LoadedItems ds={data.dataset} preview={data.summary.items} />
+      <Items ds={data.dataset} preview={data.summary.items} />
     </>
   );
 }

@@ -6,6 +6,7 @@
 import type { FitCheckpointRecord } from '../../boundary/checkpoint';
 import type { FitEntry, LoadedData } from '../state';
 import { CURRENT, done, transact } from '../../worker/idb';
+import { getBridge } from '../bridge';
 import {
   RECORD_VERSION,
   toSession,
@@ -31,8 +32,18 @@ export function saveData(data: LoadedData, now = Date.now()): Promise<void> {
   });
 }
 
-/** Adds a fit; resolves with its key (for `deleteFit`). */
-export function addFit(entry: Pick<FitEntry, 'label' | 'origin' | 'fit'>): Promise<IDBValidKey> {
+/**
+ * Adds a fit; resolves with its key (for `deleteFit`). A fit the worker made is
+ * stored by the worker (cloning it here blocked the main thread at 189 ×
+ * 5,000); others, and any the worker could not store, are stored from here.
+ */
+export async function addFit(
+  entry: Pick<FitEntry, 'label' | 'origin' | 'fit'>,
+): Promise<IDBValidKey> {
+  const key = await getBridge()
+    .storeFit(new AbortController().signal, entry)
+    .catch(() => null);
+  if (key !== null) return key;
   const rec: SavedFit = {
     version: RECORD_VERSION,
     savedAt: Date.now(),
