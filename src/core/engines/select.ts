@@ -50,7 +50,7 @@ const CPU = 'WASM CPU engine';
  * Resolves an engine choice. `auto` takes webgpu-fused only on a hardware
  * WebGPU adapter, then tfjs-webgl only on a hardware WebGL2 renderer, else
  * the CPU engine (always in Node): `wasm`, the fused loss in a WebAssembly SIMD
- * kernel, measured ~3-4x faster per pass than the JS `fused` loop (which stays
+ * kernel, measured ~3-5x faster per pass than the JS `fused` loop (which stays
  * selectable by name, and which `wasm` itself runs where its kernel does not
  * apply or WebAssembly SIMD is missing). Explicit choices are honoured as is.
  */
