@@ -66,7 +66,11 @@ export function unzipJson(file: string, bytes: Uint8Array): Map<string, unknown>
     f.start();
   };
   try {
-    unzip.push(bytes, true);
+    // fflate's Unzip recurses once per member within one push: a whole log of
+    // thousands of samples overflows the stack, so it is pushed in slices.
+    const SLICE = 1 << 16;
+    for (let at = 0; at < bytes.length || at === 0; at += SLICE)
+      unzip.push(bytes.subarray(at, at + SLICE), at + SLICE >= bytes.length);
   } catch (e) {
     throw new DataError(`cannot read the ZIP: ${(e as Error).message}`, file);
   }

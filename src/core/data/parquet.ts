@@ -13,7 +13,7 @@
  * - lm-evaluation-harness details served as Parquet (`doc_id`, `filtered_resps`):
  *   each row goes through the harness reader.
  */
-import { parquetReadObjects } from 'hyparquet';
+import { parquetMetadata, parquetReadObjects, parquetSchema, type FileMetaData } from 'hyparquet';
 import type { DatasetBuilder } from './builder.ts';
 import { createHarnessParser } from './harness.ts';
 import { stableHash } from './harnessDoc.ts';
@@ -44,6 +44,38 @@ const num = (v: unknown): number =>
       ? Number(v)
       : NaN;
 
+/**
+ * The harness columns the harness reader looks at: `resps` only without
+ * `filtered_resps`, and `acc_norm` (a column when the task reports it).
+ */
+const HARNESS_COLUMNS = (cols: Set<string>) => [
+  'doc_id',
+  'doc',
+  'target',
+  'arguments',
+  cols.has('filtered_resps') ? 'filtered_resps' : 'resps',
+  'filter',
+  'metrics',
+  'acc_norm',
+];
+/** lighteval: `full_prompt` only stands in for a missing `example`; `gold` for `gold_index`. */
+const lightevalColumns = (cols: Set<string>) => [
+  'predictions',
+  'choices',
+  cols.has('gold_index') ? 'gold_index' : 'gold',
+  cols.has('example') ? 'example' : 'full_prompt',
+];
+const META_COLUMNS = [
+  'input_choice_list',
+  'output_choice_negative_log_likelihoods',
+  'input_correct_responses',
+  'input_question',
+  'input_question_hash',
+  'task_name',
+  'benchmark_label',
+  'subtask_name',
+];
+
 /** Reads one Parquet file of any of the three kinds. */
 export async function readParquet(
   file: string,
@@ -51,20 +83,34 @@ export async function readParquet(
   model: string | undefined,
   builder: DatasetBuilder,
 ): Promise<number> {
-  const buf = new Uint8Array(bytes).buffer;
+  // The whole file is in memory already (docs.ts): its own buffer is used, not a copy.
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  const buf = (whole ? bytes : bytes.slice()).buffer as ArrayBuffer;
   const asyncBuf = {
     byteLength: buf.byteLength,
     slice: (s: number, e?: number) => buf.slice(s, e),
   };
-  let rows: Row[];
+  const unreadable = (e: unknown) =>
+    new DataError(`not a readable Parquet file: ${(e as Error).message}`, file);
+  let metadata: FileMetaData;
   try {
-    rows = (await parquetReadObjects({ file: asyncBuf })) as Row[];
+    metadata = parquetMetadata(buf);
   } catch (e) {
-    throw new DataError(`not a readable Parquet file: ${(e as Error).message}`, file);
+    throw unreadable(e);
   }
-  const cols = new Set(rows.length ? Object.keys(rows[0]) : []);
+  const cols = new Set(parquetSchema(metadata).children.map((c) => c.element.name));
+  // Only the columns a reader uses are decoded: details also hold token ids, prompts
+  // and hashes (lighteval's input_tokens/cont_tokens are most of a file).
+  const read = async (use: string[]) => {
+    try {
+      const columns = use.filter((c) => cols.has(c));
+      return (await parquetReadObjects({ file: asyncBuf, metadata, columns })) as Row[];
+    } catch (e) {
+      throw unreadable(e);
+    }
+  };
   if (cols.has('filtered_resps') || (cols.has('doc_id') && cols.has('resps')))
-    return harnessRows(file, rows, model, builder);
+    return harnessRows(file, await read(HARNESS_COLUMNS(cols)), model, builder);
   if (!model)
     throw new DataError(
       'cannot tell which model these details belong to',
@@ -74,9 +120,9 @@ export async function readParquet(
       'the file inside a folder named after the model',
     );
   if (cols.has('output_choice_negative_log_likelihoods'))
-    return metaRows(file, rows, model, builder);
+    return metaRows(file, await read(META_COLUMNS), model, builder);
   if (cols.has('predictions') && (cols.has('gold_index') || cols.has('gold')))
-    return lightevalRows(file, rows, model, builder);
+    return lightevalRows(file, await read(lightevalColumns(cols)), model, builder);
   throw new DataError(
     `unrecognised Parquet columns: ${[...cols].slice(0, 12).join(', ')}`,
     file,

@@ -8,7 +8,7 @@
 export function parsePyLiteral(text: string): unknown {
   let at = 0;
   const ws = () => {
-    while (at < text.length && /\s/.test(text[at])) at++;
+    for (let c = text.charCodeAt(at); c === 32 || (c >= 9 && c <= 13); c = text.charCodeAt(++at));
   };
   const fail = (what: string): never => {
     throw new Error(`${what} at character ${at + 1}`);
@@ -60,6 +60,14 @@ export function parsePyLiteral(text: string): unknown {
     at++;
     let out = '';
     while (at < text.length && text[at] !== q) {
+      // Plain runs are copied whole; only escapes go character by character.
+      let end = at;
+      while (end < text.length && text[end] !== q && text[end] !== '\\') end++;
+      if (end > at) {
+        out += text.slice(at, end);
+        at = end;
+        continue;
+      }
       if (text[at] === '\\') {
         const e = text[at + 1];
         if (e === 'x' || e === 'u') {
@@ -87,9 +95,13 @@ export function pyValue(v: unknown): unknown {
   if (typeof v !== 'string') return v;
   const t = v.trim();
   if (!/^[[({]/.test(t)) return v;
+  // lighteval's tuples and True/False/None are never JSON: parse them as Python
+  // first rather than after a failed JSON.parse (a thrown error per cell is slow).
+  const python = t[0] === '(' || /'|\(|True|False|None/.test(t);
+  const [first, second] = python ? [parsePyLiteral, JSON.parse] : [JSON.parse, parsePyLiteral];
   try {
-    return JSON.parse(t);
+    return first(t);
   } catch {
-    return parsePyLiteral(t);
+    return second(t);
   }
 }
