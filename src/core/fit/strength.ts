@@ -23,30 +23,31 @@ export interface StrengthChoice {
   reason: string;
 }
 
-/** FNV-1a of a string, as a number in [0, 1). */
-function unitHash(text: string): number {
-  let h = 0x811c9dc5;
+/** FNV-1a of `text` continued from state `h` (0x811c9dc5 to start). */
+function fnv(h: number, text: string): number {
   for (let q = 0; q < text.length; q++) {
     h ^= text.charCodeAt(q);
     h = Math.imul(h, 0x01000193) >>> 0;
   }
-  return h / 2 ** 32;
+  return h;
 }
 
 /**
  * A seeded HOLDOUT_SHARE of the observed cells (j·I + i), chosen by a hash of
  * the LLM and item ids rather than their positions, so that the same cells in
  * any order or file format hold out the same cells (and give the same fit).
+ * The hash of `${seed}\0${llm}\0${item}` in [0, 1); its LLM part is hashed
+ * once per LLM and continued per item (the same value, far fewer strings).
  */
 function holdoutMask(ds: Dataset, seed: number): Uint8Array {
   const mask = new Uint8Array(ds.J * ds.I);
-  for (let j = 0; j < ds.J; j++)
+  for (let j = 0; j < ds.J; j++) {
+    const h = fnv(0x811c9dc5, `${seed}\u0000${ds.llmIds[j]}\u0000`);
     for (let i = 0; i < ds.I; i++) {
       const c = j * ds.I + i;
-      if (ds.observed[c])
-        mask[c] =
-          unitHash(`${seed}\u0000${ds.llmIds[j]}\u0000${ds.itemIds[i]}`) < HOLDOUT_SHARE ? 1 : 0;
+      if (ds.observed[c]) mask[c] = fnv(h, ds.itemIds[i]) / 2 ** 32 < HOLDOUT_SHARE ? 1 : 0;
     }
+  }
   return mask;
 }
 
@@ -68,9 +69,12 @@ export async function choosePriorStrength(
   let n = 0;
   for (let c = 0; c < ds.J * ds.I; c++) n += ds.observed[c];
   const mask = holdoutMask(ds, settings.seed);
-  const train = hideCells(ds, (c) => mask[c] === 1);
-  const held = hideCells(ds, (c) => mask[c] === 0);
-  const posed = pose(train, settings);
+  // Each split copy of the data set lives only while its problem is posed, so
+  // the search does not hold two more copies of a large data set throughout.
+  const posed = pose(
+    hideCells(ds, (c) => mask[c] === 1),
+    settings,
+  );
   if (posed.P.groups.every((G) => override[G.group] !== undefined))
     return { lambda: 1, trials: [], x: null, passes: 0, reason: 'every group fixed by the user' };
   if (n < MIN_CELLS_TO_CHOOSE)
@@ -81,7 +85,10 @@ export async function choosePriorStrength(
       passes: 0,
       reason: `${n} cells are too few to hold out a quarter (need ${MIN_CELLS_TO_CHOOSE}); λ = 1`,
     };
-  const heldProblem = pose(held, settings).problem;
+  const heldProblem = pose(
+    hideCells(ds, (c) => mask[c] === 0),
+    settings,
+  ).problem;
   const heldEngine = createFusedEngine(heldProblem);
   const eng = await engine.create(posed.problem);
   const trials: StrengthTrial[] = [];
@@ -95,7 +102,7 @@ export async function choosePriorStrength(
       posed.P.priors = specsAt(posed.P.groups, lambda, override);
       const res = await fastFit((v, g) => obj.f(v, g), x, {
         settings,
-        warm: trials.length === 0 ? FAST_WARMUP : 0,
+        warm: trials.length === 0 ? (settings.warmup ?? FAST_WARMUP) : 0,
         precond,
         loose: true,
         signal: o.signal,

@@ -31,8 +31,10 @@ export interface FitSettings {
    * here, so continuing or resuming that fit keeps the same objective.
    */
   priorStrength?: number;
-  /** Fast optimiser: Adam warm-up steps before L-BFGS (default 300). */
+  /** Fast optimiser: Adam warm-up steps before L-BFGS from a cold start (default FAST_WARMUP). */
   warmup?: number;
+  /** Fast optimiser: L-BFGS memory, in curvature pairs (default FAST_MEMORY). */
+  memory?: number;
   /** Binary models: correctness as argmax = key ('hard') or the mass on the key ('soft'). */
   binaryTarget?: 'hard' | 'soft';
 }

@@ -23,6 +23,8 @@ export interface SimulateOptions {
   model?: NominalModel;
   /** Fixed K for every item, or the realistic mix when omitted. */
   K?: number;
+  /** K drawn uniformly from [min, max] per item (instead of the mix; ignored with `K`). */
+  kRange?: [number, number];
   /** Share of (LLM, item) cells left missing. */
   missing?: number;
   /** Dirichlet concentration of observation noise around the model's p; 0 = exact p. */
@@ -57,7 +59,8 @@ export function simulateNominal(opts: SimulateOptions): Simulated {
   const nOptions = new Uint8Array(I);
   const key = new Uint8Array(I);
   for (let i = 0; i < I; i++) {
-    nOptions[i] = opts.K ?? drawK(rng);
+    const r = opts.kRange;
+    nOptions[i] = opts.K ?? (r ? r[0] + rng.int(r[1] - r[0] + 1) : drawK(rng));
     key[i] = rng.int(nOptions[i]);
   }
   const Kmax = Math.max(...nOptions);
