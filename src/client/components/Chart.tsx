@@ -35,13 +35,16 @@ export function Chart({ render, name, tooltip, onActivate, className, heading }:
   useEffect(() => {
     const el = host.current;
     if (!el) return;
-    const node = render();
-    el.replaceChildren(node);
-    svg.current = node;
-    return () => {
-      node.remove();
-      if (svg.current === node) svg.current = null;
-    };
+    // Each chart is built in a task of its own, not in the commit that mounts it:
+    // a view with several charts (at 189 LLMs, an ICC chart of 1,100 points)
+    // would otherwise block the main thread as one long task. The old picture
+    // stays until the new one replaces it, so nothing flickers.
+    const timer = setTimeout(() => {
+      const node = render();
+      el.replaceChildren(node);
+      svg.current = node;
+    }, 0);
+    return () => clearTimeout(timer);
   }, [render]);
 
   const onMove = (e: React.PointerEvent) => {
