@@ -1,25 +1,13 @@
-/* global process, console, document */
 // Screenshots of each view of the demo, for before/after notes (docs/screenshots).
-// Serve a production build (npx vite preview ...), then: node scripts/screenshots.mjs URL OUTDIR
+// Serve a production build (npx vite preview ...), then: npx tsx scripts/screenshots.ts URL OUTDIR
 import { chromium } from 'playwright';
+import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/chromium';
 import fs from 'node:fs';
 const [url, out] = process.argv.slice(2);
 fs.mkdirSync(out, { recursive: true });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-const shot = async (name, full = true) => {
+const shot = async (name: string, full = true) => {
   await page.screenshot({ path: `${out}/${name}.jpg`, type: 'jpeg', quality: 70, fullPage: full });
 };
 await page.goto(url);
