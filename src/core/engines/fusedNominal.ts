@@ -131,20 +131,34 @@ export function nominalCE(
     if (flags.sharpness) grad[L.s + j] += gs;
     grad[L.theta + j] += gtheta;
   }
-  if (grad && gbt) {
-    for (let i = 0; i < I; i++) {
-      if (gbt[i] === 0) continue;
-      const off = i * Kmax;
-      btilde(nat.subarray(L.a), nat.subarray(L.c), off, nOptions[i], key[i], scratch, {
-        gb: gbt[i],
-        ga: grad,
-        gc: grad,
-        gaOff: L.a + off,
-        gcOff: L.c + off,
-      });
-    }
-  }
+  if (grad && gbt) addBtildeGradient(nat, grad, gbt, L, nOptions, key, scratch);
   return ce;
+}
+
+/**
+ * Adds ∂CE/∂b̃_i (`gbt`, from the fallback gate) to `grad` through b̃'s
+ * dependence on item i's slopes and intercepts (eq. 10).
+ */
+export function addBtildeGradient(
+  nat: Float64Array,
+  grad: Float64Array,
+  gbt: Float64Array,
+  L: NominalLayout,
+  nOptions: Uint8Array,
+  key: Uint8Array,
+  scratch: Float64Array,
+): void {
+  for (let i = 0; i < L.I; i++) {
+    if (gbt[i] === 0) continue;
+    const off = i * L.Kmax;
+    btilde(nat.subarray(L.a), nat.subarray(L.c), off, nOptions[i], key[i], scratch, {
+      gb: gbt[i],
+      ga: grad,
+      gc: grad,
+      gaOff: L.a + off,
+      gcOff: L.c + off,
+    });
+  }
 }
 
 /** b̃ of item i read from a natural parameter vector. */

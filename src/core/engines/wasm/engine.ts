@@ -1,7 +1,6 @@
-import { btilde } from '../../model/btilde';
 import type { Cells } from '../../model/cells';
 import type { NominalFlags, NominalLayout } from '../../model/types';
-import { btildeAt, nominalCE } from '../fusedNominal';
+import { addBtildeGradient, btildeAt, nominalCE } from '../fusedNominal';
 import { evaluateFused } from '../fused';
 import type { Engine, Problem } from '../types';
 import { instantiateKernel } from './kernel';
@@ -118,19 +117,7 @@ export async function createWasmNominal(
     }
     if (grad) {
       grad.set(gradW);
-      if (flags.fallback) {
-        for (let i = 0; i < I; i++) {
-          if (gbt[i] === 0) continue;
-          const off = i * Kmax;
-          btilde(nat.subarray(L.a), nat.subarray(L.c), off, nOptions[i], key[i], scratch, {
-            gb: gbt[i],
-            ga: grad,
-            gc: grad,
-            gaOff: L.a + off,
-            gcOff: L.c + off,
-          });
-        }
-      }
+      if (flags.fallback) addBtildeGradient(nat, grad, gbt, L, nOptions, key, scratch);
     }
     return ce;
   };
