@@ -51,4 +51,28 @@ describe('parallel fused engine', () => {
       engine.dispose();
     }
   });
+  it('runs the WASM kernel in each shard and matches the single-threaded fused engine', async () => {
+    const { p, nat } = problem();
+    const gRef = new Float64Array(nat.length);
+    const ceRef = evaluateFused(p, nat, gRef);
+    const engine = await createNodeParallelEngine(p, 3, 'wasm');
+    try {
+      expect(engine.name).toBe('wasm');
+      expect(engine.detail).toBe('spread over 3 shard workers');
+      const g = new Float64Array(nat.length);
+      const ce = await engine.evaluate(nat, g);
+      // Tolerances of wasm.test.ts: the kernel's float64 polynomials and summation order.
+      expect(Math.abs(ce - ceRef) / ceRef).toBeLessThan(1e-11);
+      let worst = 0;
+      let norm = 0;
+      for (let q = 0; q < g.length; q++) {
+        worst = Math.max(worst, Math.abs(g[q] - gRef[q]));
+        norm = Math.max(norm, Math.abs(gRef[q]));
+      }
+      expect(worst / norm).toBeLessThan(1e-10);
+      expect(await engine.evaluate(nat, null)).toBe(ce);
+    } finally {
+      engine.dispose();
+    }
+  });
 });
