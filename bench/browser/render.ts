@@ -332,7 +332,7 @@ export function renderBrowserSection(r: BrowserResults): string[] {
     L.push(``);
   }
 
-  if (r.parse || r.ui) {
+  if (r.parse || r.ui || r.formats) {
     L.push(`### Parse throughput (target ≥ 50 MB/s in the worker; MB = 10⁶ bytes)`, ``);
     const rows: string[] = [];
     let lead = '';
@@ -363,6 +363,22 @@ export function renderBrowserSection(r: BrowserResults): string[] {
     }
     if (lead) L.push(lead + '.', ``);
     L.push(`| path | size | time | MB/s | vs target |`, `|---|---|---|---|---|`, ...rows, ``);
+    if (r.formats?.length) {
+      const csv = r.parse?.parse.mbPerSecond;
+      L.push(
+        `The evaluation tools' result formats (issue 13), each written in Node from the ${shape(r.shape.J, r.shape.I)} cells by the unit tests' builders (whole LLMs until about the target size), served with the app and read by the worker's loader from Blobs, one fresh worker per format` +
+          (csv ? `; the wide CSV above, same run: ${csv.toFixed(0)} MB/s` : '') +
+          `. MB are the files' bytes (Parquet and .eval are compressed, so per row they hold several times more than these MB suggest).`,
+        ``,
+        `| format | LLMs × items | files | size | time | MB/s | vs target | rows/s |`,
+        `|---|---|---|---|---|---|---|---|`,
+        ...r.formats.map(
+          (f) =>
+            `| ${f.label} | ${shape(f.J, f.I)} | ${n(f.files)} | ${n(Math.round(f.bytes / 1e6))} MB | ${fmtS(f.parse.seconds)} | ${f.parse.mbPerSecond.toFixed(1)} | ${ratio(f.parse.mbPerSecond, 50)}× | ${n(Math.round((f.J * f.I) / f.parse.seconds))} |`,
+        ),
+        ``,
+      );
+    }
   }
 
   if (r.full) {

@@ -5,6 +5,7 @@
  *   npx tsx bench/browser/run.ts [--shape 189x5000] [--steps 2500] [--gpu-shape 20x200]
  *     [--full-shape 189x31554] [--full-seconds 600] [--no-full] [--phases gpu,demo,...]
  *     [--skip-build] [--render-only] [--out bench/results.md]
+ *     [--parse-only] [--formats-mb 100] [--formats harness-jsonl,lighteval-parquet,...]
  *
  * (`npm run bench` runs it after the Node benchmark; see bench/bench.ts.)
  *
@@ -16,6 +17,10 @@
  *  - demo:    first visit, reload and "Load demo" until the first ICC curves;
  *  - engines: ms per pass of fused and tfjs-wasm at --shape, data simulated in the worker;
  *  - parse:   the worker's loader on that data written as a wide CSV (MB/s);
+ *  - formats: the worker's loader on the evaluation tools' result formats (harness
+ *             JSONL and Parquet, lighteval and Meta Parquet, Inspect .eval, HELM,
+ *             OpenCompass), each about --formats-mb, written in Node from --shape
+ *             cells by the unit tests' builders and served with the app (MB/s);
  *  - fits:    paper Adam (--steps) and the fast optimiser on the fused engine, with
  *             peak memory and main-thread long tasks while they run;
  *  - ui:      a --shape wide CSV through the file input, Fit clicked at once: time to
@@ -25,6 +30,7 @@
  * Raw results are kept in node_modules/.cache/bench-browser/results.json (a run of
  * some phases keeps the others' last results); the section is written to --out.
  */
+import { CHROMIUM, CHROMIUM_ARGS as E2E_CHROMIUM_ARGS } from '../../e2e/chromium';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -40,6 +46,7 @@ import type {
   BenchEnvironment,
   BenchFit,
   BenchParse,
+  BenchParseFiles,
   BenchPass,
   BenchReplies,
   BenchSimulated,
@@ -52,24 +59,17 @@ import {
   type PageBench,
   type StateMark,
 } from './page';
+import { benchCells, FORMAT_IDS, writeFormat, type FormatId, type FormatSet } from './formats';
 import { ProcMemSampler, type RssPeak } from './procmem';
 import { renderBrowserSection } from './render';
 import { loadNodeFused, writeSection, type NodeFused } from './results';
 
-export const PHASES = ['gpu', 'demo', 'engines', 'parse', 'fits', 'ui', 'full'] as const;
+export const PHASES = ['gpu', 'demo', 'engines', 'parse', 'formats', 'fits', 'ui', 'full'] as const;
 export type Phase = (typeof PHASES)[number];
 
 /** Launch arguments of the e2e suite (playwright.config.ts), plus eager memory measurement. */
 export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--enable-unsafe-webgpu',
+  ...E2E_CHROMIUM_ARGS,
   // measureUserAgentSpecificMemory() answers at once instead of at the next GC (≤ 20 s).
   '--enable-blink-features=ForceEagerMeasureMemory',
   '--enable-precise-memory-info',
@@ -89,6 +89,10 @@ export const BROWSER_OPTIONS = {
   'skip-build': { type: 'boolean', default: false },
   'render-only': { type: 'boolean', default: false },
   out: { type: 'string', default: 'bench/results.md' },
+  /** Only the parse phases (wide CSV and the result formats): --phases parse,formats --no-full. */
+  'parse-only': { type: 'boolean', default: false },
+  'formats-mb': { type: 'string', default: '100' },
+  formats: { type: 'string', default: FORMAT_IDS.join(',') },
 } as const;
 
 export interface BrowserBenchOptions {
@@ -104,6 +108,8 @@ export interface BrowserBenchOptions {
   skipBuild: boolean;
   renderOnly: boolean;
   out: string;
+  formatsBytes: number;
+  formats: FormatId[];
 }
 
 export function parseShape(s: string): { J: number; I: number } {
@@ -116,7 +122,7 @@ export function browserOptionsFrom(v: {
   [K in keyof typeof BROWSER_OPTIONS]?: string | boolean;
 }): BrowserBenchOptions {
   const str = (k: keyof typeof BROWSER_OPTIONS) => String(v[k] ?? BROWSER_OPTIONS[k].default);
-  const phases = str('phases')
+  const phases = (v['parse-only'] ? 'parse,formats' : str('phases'))
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean);
@@ -128,9 +134,18 @@ export function browserOptionsFrom(v: {
     steps: Number(str('steps')),
     seed: Number(str('seed')),
     gpu: parseShape(str('gpu-shape')),
-    full: v['no-full'] ? null : parseShape(str('full-shape')),
+    full: v['no-full'] || v['parse-only'] ? null : parseShape(str('full-shape')),
     fullSeconds: Number(str('full-seconds')),
     phases: (v['no-full'] ? phases.filter((p) => p !== 'full') : phases) as Phase[],
+    formatsBytes: Number(str('formats-mb')) * 1e6,
+    formats: str('formats')
+      .split(',')
+      .filter(Boolean)
+      .map((f) => {
+        if (!(FORMAT_IDS as string[]).includes(f))
+          throw new Error(`--formats: unknown format "${f}" (known: ${FORMAT_IDS.join(', ')})`);
+        return f as FormatId;
+      }),
     port: Number(str('port')),
     skipBuild: !!v['skip-build'],
     renderOnly: !!v['render-only'],
@@ -175,6 +190,8 @@ export interface BrowserResults {
   demo?: { firstVisit: ShownTiming; reload: ShownTiming; click: ShownTiming[] };
   engines?: { sim: BenchSimulated; passes: BenchPass[]; node?: NodeFused | null };
   parse?: { sim: BenchSimulated; parse: BenchParse };
+  /** The result formats: files written in Node from --shape cells, parsed in the worker. */
+  formats?: (Omit<FormatSet, 'files'> & { files: number; parse: BenchParseFiles })[];
   fits?: { sim: BenchSimulated; steps: number; adam: FitRun; fast: FitRun; fastApp?: FitRun };
   ui?: {
     J: number;
@@ -510,6 +527,65 @@ async function phaseMain(
   await page.close();
 }
 
+/**
+ * Where the format files are written: a folder of this run (not the build folder,
+ * which another run's `vite build --emptyOutDir` may empty). The page's
+ * `/bench-formats/...` requests are answered from it by a Playwright route: the
+ * app's CSP allows same-origin fetches only.
+ */
+const FORMATS_DIR = path.join(os.tmpdir(), `llm-nrm-bench-formats-${process.pid}`);
+
+/** Writes every format's files (before the browser starts). */
+function writeFormats(o: BrowserBenchOptions): FormatSet[] {
+  rmSync(FORMATS_DIR, { recursive: true, force: true });
+  const t = performance.now();
+  const cells = benchCells(o.J, o.I, o.seed);
+  log(
+    `formats: simulated ${o.J} × ${o.I} cells in ${((performance.now() - t) / 1000).toFixed(0)} s`,
+  );
+  return o.formats.map((id) => {
+    const set = writeFormat(FORMATS_DIR, id, cells, o.formatsBytes);
+    log(
+      `formats: ${id}: ${set.J} LLMs, ${set.files.length} files, ${(set.bytes / 1e6).toFixed(0)} MB written in ${set.writeSeconds.toFixed(0)} s`,
+    );
+    return set;
+  });
+}
+
+async function phaseFormats(ctx: BrowserContext, sets: FormatSet[], r: BrowserResults) {
+  r.formats = [];
+  const route = '**/bench-formats/**';
+  await ctx.route(route, (req) => {
+    const rel = decodeURIComponent(new URL(req.request().url()).pathname).replace(
+      /^\/bench-formats\//,
+      '',
+    );
+    return req.fulfill({ path: path.join(FORMATS_DIR, rel) });
+  });
+  try {
+    for (const set of sets) {
+      // A fresh page and worker per format, so no format's memory is another's.
+      const page = await newPage(ctx, '/?nodemo', 'empty');
+      const list = set.files.map((rel) => ({
+        url: `/bench-formats/${rel.split('/').map(encodeURIComponent).join('/')}`,
+        name: rel.split('/').slice(1).join('/'),
+      }));
+      const parse = await bench(page, { op: 'parseFiles', files: list });
+      await page.close();
+      if (parse.J !== set.J || parse.I !== set.I)
+        throw new Error(
+          `formats: ${set.id}: read ${parse.J} × ${parse.I}, wrote ${set.J} × ${set.I}`,
+        );
+      log(
+        `formats: ${set.id}: ${(parse.bytes / 1e6).toFixed(0)} MB in ${parse.seconds.toFixed(2)} s = ${parse.mbPerSecond.toFixed(1)} MB/s`,
+      );
+      r.formats.push({ ...set, files: set.files.length, parse });
+    }
+  } finally {
+    await ctx.unroute(route);
+  }
+}
+
 function writeCsv(o: BrowserBenchOptions): string {
   const file = path.join(os.tmpdir(), `llm-nrm-bench-${o.J}x${o.I}-${o.seed}.wide.csv`);
   const t = performance.now();
@@ -657,11 +733,12 @@ export async function runBrowserBench(o: BrowserBenchOptions): Promise<BrowserRe
   };
   const save = () => writeFileSync(RESULTS_JSON, JSON.stringify(r, null, 1));
   if (!o.skipBuild || !existsSync(path.join(DIST, 'index.html'))) build();
+  const formatSets = o.phases.includes('formats') ? writeFormats(o) : [];
   const server = await serve(o.port);
   const baseURL = `http://localhost:${o.port}`;
   let browser: Browser | null = null;
   try {
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     r.chromium = browser.version();
     const procs = new ProcMemSampler(process.pid);
     const ctx = await browser.newContext({ baseURL });
@@ -683,6 +760,7 @@ export async function runBrowserBench(o: BrowserBenchOptions): Promise<BrowserRe
     await step('gpu', () => phaseGpu(ctx, o, r));
     await step('demo', () => phaseDemo(browser!, baseURL, r));
     if (want('engines') || want('parse') || want('fits')) await phaseMain(ctx, procs, o, r, save);
+    await step('formats', () => phaseFormats(ctx, formatSets, r));
     await step('ui', () => phaseUi(ctx, procs, o, r));
     if (o.full) await step('full', () => phaseFull(ctx, procs, { ...o }, r));
     await ctx.close();
@@ -690,6 +768,7 @@ export async function runBrowserBench(o: BrowserBenchOptions): Promise<BrowserRe
     save();
     await browser?.close();
     stopServer(server);
+    rmSync(FORMATS_DIR, { recursive: true, force: true });
   }
   writeSection(o.out, 'browser', renderBrowserSection(r));
   log(`wrote the browser section of ${o.out}`);

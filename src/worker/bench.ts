@@ -29,6 +29,8 @@ export type BenchCall =
   | { op: 'simulate'; J: number; I: number; seed: number }
   | { op: 'passes'; engines: BenchEngine[]; model?: ModelType; minMs?: number; maxReps?: number }
   | { op: 'parse' }
+  /** The worker's loader on files served with the app (the result formats of issue 13). */
+  | { op: 'parseFiles'; files: { url: string; name: string }[] }
   | {
       op: 'fit';
       label: string;
@@ -82,6 +84,18 @@ export interface BenchParse {
   mbPerSecond: number;
 }
 
+export interface BenchParseFiles {
+  bytes: number;
+  files: number;
+  J: number;
+  I: number;
+  /** Fetching the files into Blobs (not part of the throughput). */
+  fetchSeconds: number;
+  /** `loadDataset` on the Blobs (1 MiB chunks, as the worker's `load`). */
+  seconds: number;
+  mbPerSecond: number;
+}
+
 export interface BenchFit {
   label: string;
   /** fit.json's engineReason: which engine ran, and how. */
@@ -102,6 +116,7 @@ export interface BenchReplies {
   simulate: BenchSimulated;
   passes: BenchPass[];
   parse: BenchParse;
+  parseFiles: BenchParseFiles;
   fit: BenchFit;
   drop: true;
 }
@@ -216,6 +231,31 @@ async function parse(): Promise<BenchParse> {
   return { bytes: blob.size, rows, writeSeconds, seconds, mbPerSecond: blob.size / 1e6 / seconds };
 }
 
+/** Parse throughput of the app's loader on files fetched from the server first. */
+async function parseFiles(files: { url: string; name: string }[]): Promise<BenchParseFiles> {
+  const t0 = now();
+  const inputs = [];
+  for (const f of files) {
+    const res = await fetch(f.url);
+    if (!res.ok) throw new Error(`bench: ${f.url}: HTTP ${res.status}`);
+    inputs.push({ name: f.name, blob: await res.blob() });
+  }
+  const fetchSeconds = (now() - t0) / 1000;
+  const bytes = inputs.reduce((t, f) => t + f.blob.size, 0);
+  const t1 = now();
+  const ds = await loadDataset(inputs, { chunkSize: 1 << 20 });
+  const seconds = (now() - t1) / 1000;
+  return {
+    bytes,
+    files: files.length,
+    J: ds.J,
+    I: ds.I,
+    fetchSeconds,
+    seconds,
+    mbPerSecond: bytes / 1e6 / seconds,
+  };
+}
+
 /** One fit on the fused engine; stopped (finished: false) after `maxSeconds`. */
 async function fit(
   label: string,
@@ -293,6 +333,8 @@ export async function runBench<C extends BenchCall>(call: C): Promise<BenchRepli
       return (await passes(c.engines, c.model ?? 'llmnrm', c.minMs ?? 2000, c.maxReps ?? 50)) as R;
     case 'parse':
       return (await parse()) as R;
+    case 'parseFiles':
+      return (await parseFiles(c.files)) as R;
     case 'fit':
       return (await fit(c.label, c.settings, c.engine ?? 'fused', c.maxSeconds ?? Infinity)) as R;
     case 'drop':

@@ -1,0 +1,104 @@
+/**
+ * Full-size files of the evaluation tools' result formats for the parse
+ * benchmarks (browser worker and Node), written by the builders the unit tests
+ * use (src/core/data/test-results.ts, test-harnessFiles.ts), so each file has
+ * the tool's own schema. The cells are simulated at --shape; whole models are
+ * written until a format's files reach the target size.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { cellsOf, harnessJsonl, harnessParquet } from '../../src/core/data/test-harnessFiles';
+import {
+  helmState,
+  inspectEval,
+  lightevalParquet,
+  metaParquet,
+  openCompassPpl,
+  type AnyFile,
+  type Cells,
+} from '../../src/core/data/test-results';
+import { simulateNominal } from '../../src/core/model/simulate';
+
+/** The formats timed, in the order they are reported. */
+export const FORMATS = {
+  'harness-jsonl': {
+    label: 'lm-evaluation-harness samples (.jsonl)',
+    write: harnessJsonl,
+  },
+  'harness-parquet': {
+    label: 'lm-evaluation-harness samples (Parquet, nested columns)',
+    write: harnessParquet,
+  },
+  'lighteval-parquet': {
+    label: 'lighteval 0.7 details (Parquet, Python-literal strings)',
+    write: lightevalParquet,
+  },
+  'meta-parquet': { label: 'Meta eval details (Parquet)', write: metaParquet },
+  'inspect-eval': {
+    label: 'Inspect .eval (ZIP, DEFLATE)',
+    write: (c: Cells) => inspectEval(c, 8),
+    // The test ZIP builder goes through number arrays: minutes for 100 MB.
+    maxMb: 25,
+  },
+  helm: { label: 'HELM scenario_state.json (separate adapter)', write: helmState },
+  opencompass: { label: 'OpenCompass PPL predictions (.json)', write: openCompassPpl },
+} satisfies Record<string, { label: string; write: (c: Cells) => AnyFile[]; maxMb?: number }>;
+
+export type FormatId = keyof typeof FORMATS;
+export const FORMAT_IDS = Object.keys(FORMATS) as FormatId[];
+
+/** One format's files on disk, relative to `root` (names keep the model folders). */
+export interface FormatSet {
+  id: FormatId;
+  label: string;
+  /** Models written (all items each). */
+  J: number;
+  I: number;
+  bytes: number;
+  /** Paths relative to `root`, with '/' separators: also the loader's file names. */
+  files: string[];
+  writeSeconds: number;
+}
+
+/** The simulated cells every format is written from. */
+export function benchCells(J: number, I: number, seed: number): Cells {
+  return cellsOf(simulateNominal({ J, I, seed, concentration: 50 }).data, 'bench');
+}
+
+/** One model's cells. */
+const oneModel = (c: Cells, j: number): Cells => ({ ...c, models: [c.models[j]], p: [c.p[j]] });
+
+/**
+ * Writes format `id` under `root/id/`: whole models until `targetBytes` (or the
+ * format's `maxMb`, or all of them), each model's files as the tool names them.
+ */
+export function writeFormat(root: string, id: FormatId, c: Cells, targetBytes: number): FormatSet {
+  const t0 = performance.now();
+  const spec = FORMATS[id];
+  const target = Math.min(targetBytes, ('maxMb' in spec ? spec.maxMb : Infinity) * 1e6);
+  const files: string[] = [];
+  let bytes = 0;
+  let J = 0;
+  for (let j = 0; j < c.models.length && bytes < target; j++, J++) {
+    const model = c.models[j];
+    for (const f of FORMATS[id].write(oneModel(c, j))) {
+      const data = f.bytes ?? Buffer.from(f.text!, 'utf8');
+      // Inspect logs are named by run, not model: one folder per model keeps them apart.
+      const rel = f.name.includes(model) ? `${id}/${f.name}` : `${id}/${model}/${f.name}`;
+      const file = path.join(root, rel);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, data);
+      files.push(rel);
+      bytes += data.length;
+    }
+  }
+  return {
+    id,
+    label: FORMATS[id].label,
+    J,
+    I: c.items.length,
+    bytes,
+    files,
+    writeSeconds: (performance.now() - t0) / 1000,
+  };
+}
