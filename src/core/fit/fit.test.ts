@@ -128,7 +128,7 @@ describe('recovery on data simulated from LLM-NRM (60 LLMs × 400 items, mixed K
     // Truth w0 = −2, κ = 1 on θ ~ N(0, 1); the fit standardises θ (sd ≈ 1 here).
     expect(Math.abs(figures.w0 - -2)).toBeLessThan(W0_TOL);
     expect(Math.abs(figures.kappa - 1)).toBeLessThan(KAPPA_TOL);
-  });
+  }, 300_000);
 });
 
 describe('optimisers and posing', () => {
@@ -168,7 +168,7 @@ describe('optimisers and posing', () => {
     });
     const sdT = (f: typeof p1) => meanSd(f.llms.map((l) => l.theta)).sd;
     expect(sdT(p2)).toBeLessThan(sdT(p1) * 0.97);
-  });
+  }, 300_000);
 
   it('the default converges on its gradient test and reports why it stopped', async () => {
     const fit = await fitDataset(data, { model: 'llmnrm' });

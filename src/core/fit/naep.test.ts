@@ -56,5 +56,5 @@ describe('real NAEP data (18 LLMs × 345 items)', () => {
       const worst = fit.llms.reduce((a, b) => (b.theta < a.theta ? b : a));
       expect(best.accuracy).toBeGreaterThan(worst.accuracy);
     }
-  });
+  }, 300_000);
 });
