@@ -11,6 +11,12 @@ import type { EngineHandle } from './fit';
 
 /** Below this many observed cells the split is too small to choose on: λ = 1. */
 export const MIN_CELLS_TO_CHOOSE = 400;
+/**
+ * Step cap of each inner fit of the search. The held-out loss needs a few
+ * digits, not a converged optimum; where the gate drifts (large simulated
+ * sets) uncapped inner fits ran to the full cap, four times over.
+ */
+export const INNER_MAX_STEPS = 500;
 /** Share of the training cells held out to choose the prior strength. */
 export const HOLDOUT_SHARE = 0.25;
 
@@ -101,7 +107,7 @@ export async function choosePriorStrength(
     for (const lambda of STRENGTH_GRID) {
       posed.P.priors = specsAt(posed.P.groups, lambda, override);
       const res = await fastFit((v, g) => obj.f(v, g), x, {
-        settings,
+        settings: { ...settings, steps: Math.min(settings.steps, INNER_MAX_STEPS) },
         warm: trials.length === 0 ? (settings.warmup ?? FAST_WARMUP) : 0,
         precond,
         loose: true,
