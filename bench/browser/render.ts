@@ -366,7 +366,7 @@ export function renderBrowserSection(r: BrowserResults): string[] {
     if (r.formats?.length) {
       const csv = r.parse?.parse.mbPerSecond;
       L.push(
-        `The evaluation tools' result formats (issue 13), each written in Node from the ${shape(r.shape.J, r.shape.I)} cells by the unit tests' builders (whole LLMs until about the target size), served with the app and read by the worker's loader from Blobs, one fresh worker per format` +
+        `The evaluation tools' result formats (issue 13), each written in Node from the ${shape(r.shape.J, r.shape.I)} cells by the unit tests' builders (whole LLMs until about the target size), fetched by the app's worker (same origin, through a Playwright route) and read by its loader from Blobs (fetch time excluded), one fresh worker per format` +
           (csv ? `; the wide CSV above, same run: ${csv.toFixed(0)} MB/s` : '') +
           `. MB are the files' bytes (Parquet and .eval are compressed, so per row they hold several times more than these MB suggest).`,
         ``,
