@@ -11,7 +11,7 @@
  * probability. A letter missing from the top k is a missing option. `target` is
  * the key letter, `eval.model` the model; only epoch 1 is read.
  */
-import { Unzip, UnzipInflate, UnzipPassThrough, type UnzipDecoder } from 'fflate';
+import { Unzip, UnzipInflate, UnzipPassThrough, unzipSync, type UnzipDecoder } from 'fflate';
 import { decompress as zstdDecompress } from 'fzstd';
 import type { DatasetBuilder } from './builder.ts';
 import { isRec, type Rec } from './harnessDoc.ts';
@@ -39,8 +39,45 @@ class UnzipZstd implements UnzipDecoder {
   }
 }
 
+/** JSON text of the members, by name, or null when a member needs the streaming path. */
+function unzipWhole(bytes: Uint8Array): Map<string, string> | null {
+  let zstd = false;
+  const members = unzipSync(bytes, {
+    filter: (f) => {
+      if (f.compression === 93) zstd = true;
+      return !zstd && f.name.endsWith('.json') && (f.compression === 0 || f.compression === 8);
+    },
+  });
+  if (zstd) return null;
+  const dec = new TextDecoder();
+  return new Map(Object.entries(members).map(([name, data]) => [name, dec.decode(data)]));
+}
+
 /** The JSON members of a ZIP, by name. */
 export function unzipJson(file: string, bytes: Uint8Array): Map<string, unknown> {
+  // DEFLATE logs (Inspect before 0.3.206) in one pass over the central directory, each
+  // member inflated into a buffer of its known size: fflate's streaming Unzip grows a
+  // buffer per member, which dominated logs of thousands of small samples.
+  let whole: Map<string, string> | null;
+  try {
+    whole = unzipWhole(bytes);
+  } catch {
+    whole = null; // the streaming path below names what is wrong
+  }
+  if (whole) {
+    const out = new Map<string, unknown>();
+    for (const [name, text] of whole) {
+      try {
+        out.set(name, JSON.parse(text));
+      } catch (e) {
+        throw new DataError(
+          `cannot read a member: ${name}: invalid JSON (${(e as Error).message})`,
+          file,
+        );
+      }
+    }
+    return out;
+  }
   const out = new Map<string, unknown>();
   const unzip = new Unzip();
   unzip.register(UnzipInflate);
