@@ -69,7 +69,8 @@ describe('svgToString', () => {
     expect(text).not.toContain('<script>');
     const circle = doc.querySelector('circle[data-llm]')!;
     expect(circle.getAttribute('data-llm')).toBe(EVIL);
-    expect(circle.querySelector('title')?.textContent).toContain(EVIL);
+    // The point's tooltip is its LLM group's title.
+    expect(circle.parentElement?.querySelector(':scope > title')?.textContent).toContain(EVIL);
     const legend = [...doc.querySelectorAll('.legend-item title')].map((t) => t.textContent);
     expect(legend).toContain(`A: ${EVIL}`);
   });
