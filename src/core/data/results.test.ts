@@ -11,35 +11,9 @@ import {
   openCompassPpl,
   wideCsv,
   type AnyFile,
-  type Cells,
 } from './test-results.ts';
+import { cellsOf } from './test-harnessFiles.ts';
 import { expectDataError } from './test-utils.ts';
-import type { Dataset } from './types.ts';
-
-/** Simulated cells with every option above 1e-6 (log-likelihoods stay finite). */
-function cellsOf(ds: Dataset): Cells {
-  const words = ['red', 'blue green', 'a long answer', 'four'];
-  return {
-    task: 'naep',
-    models: ds.llmIds.map((_, j) => `llm-${j}`),
-    items: ds.itemIds.map((_, i) => ({
-      id: `q${i}`,
-      key: ds.key[i],
-      question: `Question ${i}: which is it?`,
-      options: Array.from({ length: ds.nOptions[i] }, (_, k) => `${words[k % 4]} ${i}`),
-    })),
-    p: ds.llmIds.map((_, j) =>
-      ds.itemIds.map((_, i) => {
-        const off = (j * ds.I + i) * ds.Kmax;
-        const raw = Array.from(ds.obs.subarray(off, off + ds.nOptions[i]), (x) =>
-          Math.max(x, 1e-6),
-        );
-        const s = raw.reduce((a, b) => a + b, 0);
-        return raw.map((x) => Number((x / s).toPrecision(9)));
-      }),
-    ),
-  };
-}
 
 const load = (fs: AnyFile[]) =>
   loadDataset(
