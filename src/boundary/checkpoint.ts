@@ -1,6 +1,7 @@
 /**
- * A fit's checkpoints as they cross the worker boundary: the worker takes them
- * (worker/checkpoint.ts), the client stores them and hands one back to resume.
+ * A fit's checkpoints: the worker takes them (worker/checkpoint.ts) and stores
+ * them (worker/checkpointStore.ts), the client hears each one's step and hands
+ * a stored one back to resume.
  */
 import type { EngineName } from '../core/engines/types';
 import type { FitSettings } from '../core/fit/types';
@@ -12,6 +13,14 @@ export interface FitCheckpointRecord {
   step: number;
   objective: number;
   settings: FitSettings;
+}
+
+/** A checkpoint the worker has stored (or failed to): what the client is told of it. */
+export interface CheckpointSaved {
+  step: number;
+  objective: number;
+  /** Why it could not be stored, when it could not. */
+  error?: string;
 }
 
 /** A fit whose GPU device was lost and that went on on another engine (worker/checkpoint.ts). */

@@ -2,7 +2,7 @@ import * as Comlink from 'comlink';
 import type { Dataset } from '../core/data/types';
 import type { EngineChoice } from '../core/engines/types';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
-import type { DeviceLoss, FitCheckpointRecord, ResumeFrom } from '../boundary/checkpoint';
+import type { CheckpointSaved, DeviceLoss, ResumeFrom } from '../boundary/checkpoint';
 import { keepErrorFields } from '../boundary/errorTransfer';
 import type {
   CatResult,
@@ -89,8 +89,9 @@ export class WorkerBridge {
   }
 
   /**
-   * Fits the data set loaded last, from `resume` if given; `checkpoint` gets its
-   * saved iterates, `deviceLost` hears of a GPU engine it had to leave.
+   * Fits the data set loaded last, from `resume` if given. With `checkpoint`, the
+   * worker stores the fit's checkpoints in the session store and `checkpoint`
+   * hears the step of each; `deviceLost` hears of a GPU engine it had to leave.
    */
   fit(
     signal: AbortSignal,
@@ -98,7 +99,7 @@ export class WorkerBridge {
     onProgress: (p: FitProgress) => void,
     opts: {
       resume?: ResumeFrom;
-      checkpoint?: (c: FitCheckpointRecord) => void;
+      checkpoint?: (c: CheckpointSaved) => void;
       deviceLost?: (d: DeviceLoss) => void;
     } = {},
   ): Promise<FitJson> {

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { Dataset } from '../core/data/types';
 import type { FitSettings } from '../core/fit/types';
-import type { DeviceLoss, FitCheckpointRecord, ResumeFrom } from '../boundary/checkpoint';
+import type { CheckpointSaved, DeviceLoss, ResumeFrom } from '../boundary/checkpoint';
 import type { LoadOptions, LoadSource } from '../boundary/protocol';
 import { getBridge } from './bridge';
 import type { NamedFile } from './dropped';
@@ -38,7 +38,8 @@ export interface Workbench {
 
 export function useWorkbench(
   settingsForDemo: FitSettings,
-  onCheckpoint?: (c: FitCheckpointRecord) => void,
+  /** Told of each checkpoint the worker stored (or could not store) for a running fit. */
+  onCheckpoint?: (c: CheckpointSaved) => void,
   /** Fit the default model right after a load when that is quick (off for tests: `?noautofit`). */
   autoFit = true,
 ): Workbench {

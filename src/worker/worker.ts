@@ -7,7 +7,8 @@ import { datasetSummary } from '../core/data/summary';
 import type { Dataset } from '../core/data/types';
 import type { EngineChoice } from '../core/engines/types';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
-import type { DeviceLoss, FitCheckpointRecord, ResumeFrom } from '../boundary/checkpoint';
+import type { CheckpointSaved, DeviceLoss, ResumeFrom } from '../boundary/checkpoint';
+import { CheckpointWriter, dropCheckpoint } from './checkpointStore';
 import { armDeviceLoss, fitWithRecovery } from './checkpoint';
 import { createBankApi } from './bank';
 import { readSources, release } from './sources';
@@ -111,19 +112,24 @@ const api = {
   },
 
   /**
-   * Fits the current data set, from `resume` if given, sending checkpoints to
-   * `onCheckpoint`. Resolves with the fit and the reference it is kept under
-   * here; rejects with an AbortError when cancelled.
+   * Fits the current data set, from `resume` if given. With `onCheckpoint`, the
+   * fit's checkpoints are stored in the session store here (checkpointStore.ts)
+   * and `onCheckpoint` hears each one's step. Resolves with the fit and the
+   * reference it is kept under here, once its last checkpoint is stored;
+   * rejects with an AbortError when cancelled (and keeps no checkpoint then).
    */
   async fit(
     settings: FitSettings,
     onProgress: (p: FitProgress) => void,
     callId: number,
     resume?: ResumeFrom,
-    onCheckpoint?: (c: FitCheckpointRecord) => void,
+    onCheckpoint?: (c: CheckpointSaved) => void,
     onDeviceLoss?: (d: DeviceLoss) => void,
   ): Promise<{ fit: FitJson; ref: number }> {
     const ac = register(callId);
+    const writer =
+      onCheckpoint &&
+      new CheckpointWriter({ report: (c) => void onCheckpoint(c), signal: ac.signal });
     try {
       if (!dataset) throw new Error('No data is loaded: load a data set before fitting.');
       const engine = await pickEngine(settings.engine);
@@ -133,7 +139,7 @@ const api = {
         engine,
         onProgress: (p) => report.push(p),
         resume,
-        onCheckpoint: onCheckpoint && ((c) => void onCheckpoint(Comlink.transfer(c, [c.x.buffer]))),
+        onCheckpoint: writer && ((c) => writer.push(c)),
         onDeviceLoss: onDeviceLoss && ((d) => void onDeviceLoss(d)),
       });
       report.flush();
@@ -141,7 +147,12 @@ const api = {
     } finally {
       controllers.delete(callId);
       release(onProgress);
-      if (onCheckpoint) release(onCheckpoint);
+      if (writer) {
+        await writer.flush();
+        // A cancelled fit leaves no checkpoint to resume (one may have landed as it stopped).
+        if (ac.signal.aborted) await dropCheckpoint().catch(() => undefined);
+        release(onCheckpoint);
+      }
     }
   },
 

@@ -2,8 +2,9 @@
  * The saved session in IndexedDB: the loaded data, every completed fit and the
  * checkpoint of a fit in progress. Writes are asynchronous and never awaited
  * by the UI; IndexedDB clones typed arrays itself, so nothing is serialised here.
+ * A running fit's checkpoints are written by the worker (worker/checkpointStore.ts);
+ * this side reads them back and clears them.
  */
-import type { FitCheckpointRecord } from '../../boundary/checkpoint';
 import type { FitEntry, LoadedData } from '../state';
 import { CURRENT, done, transact } from '../../worker/idb';
 import { getBridge } from '../bridge';
@@ -56,14 +57,6 @@ export async function addFit(
 
 export function deleteFit(key: IDBValidKey): Promise<void> {
   return transact(['fits'], 'readwrite', (tx) => void tx.objectStore('fits').delete(key));
-}
-
-/** Replaces the checkpoint of the running fit. */
-export function saveCheckpoint(c: FitCheckpointRecord): Promise<void> {
-  const rec: SavedCheckpoint = { ...c, version: RECORD_VERSION, savedAt: Date.now() };
-  return transact(['checkpoint'], 'readwrite', (tx) => {
-    tx.objectStore('checkpoint').put(rec, CURRENT);
-  });
 }
 
 export function clearCheckpoint(): Promise<void> {

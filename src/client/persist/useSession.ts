@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { FitSettings } from '../../core/fit/types';
-import type { FitCheckpointRecord } from '../../boundary/checkpoint';
+import type { CheckpointSaved } from '../../boundary/checkpoint';
 import type { LoadedData } from '../state';
 import type { Workbench } from '../useWorkbench';
 import type { SavedCheckpoint } from './records';
@@ -17,7 +17,6 @@ import {
   deleteFit,
   loadCheckpoint,
   loadSession,
-  saveCheckpoint,
   saveData,
 } from './store';
 
@@ -46,15 +45,16 @@ export interface SessionView {
   discard(): void;
 }
 
-/** The sink the workbench sends checkpoints to, and the step of the last one stored. */
+/**
+ * Where the workbench reports the running fit's checkpoints, which the worker
+ * stores itself (so no vector is cloned here), and the step of the last one stored.
+ */
 export function useCheckpointSink() {
   const [step, setStep] = useState<number | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const onCheckpoint = useCallback((c: FitCheckpointRecord) => {
-    saveCheckpoint(c).then(
-      () => setStep(c.step),
-      (e: unknown) => setProblem(`Could not save a checkpoint (${String(e)}).`),
-    );
+  const onCheckpoint = useCallback((c: CheckpointSaved) => {
+    if (c.error) setProblem(`Could not save a checkpoint (${c.error}).`);
+    else setStep(c.step);
   }, []);
   return { onCheckpoint, step, setStep, problem };
 }
