@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { iccChart, llmProbsTitle, type IccData } from './icc';
+import { iccChart, iccChartParts, llmProbsTitle, type IccData } from './icc';
 import { count, roundedSvg } from './testing';
 
 const theta = [-4, -2, 0, 2, 4];
@@ -86,5 +86,18 @@ describe('iccChart', () => {
 
   it('matches the snapshot', () => {
     expect(roundedSvg(svg)).toMatchSnapshot();
+  });
+});
+
+describe('iccChartParts', () => {
+  it('draws the curves at once and the LLMs in steps that complete iccChart', () => {
+    const { node, more } = iccChartParts(data, { document }, 3);
+    expect(node.querySelectorAll('path.trace')).toHaveLength(3);
+    expect(node.querySelectorAll('.llm-points circle')).toHaveLength(0);
+    expect(more).toHaveLength(2); // 4 LLMs (gamma's θ is finite too), 3 a step
+    more[0]();
+    expect(node.querySelectorAll('.llm-points > g')).toHaveLength(3);
+    more[1]();
+    expect(roundedSvg(node)).toBe(roundedSvg(iccChart(data, { document })));
   });
 });

@@ -36,6 +36,25 @@ export function llmProbsTitle(llm: IccLlm, key: number): string {
  * probabilities as points at (θ_j, p_jk).
  */
 export function iccChart(data: IccData, opts: ChartOptions = {}): SVGSVGElement {
+  const { node, more } = iccChartParts(data, opts);
+  for (const draw of more) draw();
+  return node;
+}
+
+/** LLMs whose points one step of `iccChartParts` draws. */
+export const ICC_LLMS_PER_STEP = 48;
+
+/**
+ * `iccChart` in pieces: the node with its axes, curves and legend, and the
+ * steps that add the LLMs' rug marks and points, `llmsPerStep` LLMs each (at
+ * 189 LLMs the points were most of a long main-thread task). Running every
+ * step, in order, gives `iccChart`'s picture.
+ */
+export function iccChartParts(
+  data: IccData,
+  opts: ChartOptions = {},
+  llmsPerStep = ICC_LLMS_PER_STEP,
+): { node: SVGSVGElement; more: (() => void)[] } {
   const K = data.labels.length;
   const f = createFrame(opts, {
     width: 640,
@@ -78,7 +97,7 @@ export function iccChart(data: IccData, opts: ChartOptions = {}): SVGSVGElement 
   const llms = (data.llms ?? []).filter((l) => Number.isFinite(l.theta));
   const rug = f.plot.append('g').attr('class', 'rug').attr('stroke', 'currentColor');
   const points = f.plot.append('g').attr('class', 'llm-points').attr('fill-opacity', 0.7);
-  for (const llm of llms) {
+  const drawLlm = (llm: IccLlm) => {
     const title = llmProbsTitle(llm, data.key);
     rug
       .append('line')
@@ -106,7 +125,11 @@ export function iccChart(data: IccData, opts: ChartOptions = {}): SVGSVGElement 
         .attr('r', k === data.key ? 3 : 2.5)
         .attr('fill', optionColor(k));
     });
-  }
+  };
+  const more: (() => void)[] = [];
+  const per = Math.max(1, llmsPerStep);
+  for (let a = 0; a < llms.length; a += per)
+    more.push(() => llms.slice(a, a + per).forEach(drawLlm));
 
   const legend = drawLegend(
     f.plot,
@@ -145,5 +168,5 @@ export function iccChart(data: IccData, opts: ChartOptions = {}): SVGSVGElement 
         .text(l),
     );
   }
-  return f.svg.node()!;
+  return { node: f.svg.node()!, more };
 }

@@ -1,10 +1,21 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { downloadBlob, svgToPngBlob, svgToString } from '../../charts/export';
 import { slug } from '../slug';
+import { afterNextFrame } from '../useGradual';
+
+/** A chart drawn in pieces: the node, and steps that each add to it (see iccChartParts). */
+export interface ChartParts {
+  node: SVGSVGElement;
+  more: (() => void)[];
+}
 
 export interface ChartProps {
-  /** Builds the detached SVG node. Memoise it: a new function redraws the chart. */
-  render: () => SVGSVGElement;
+  /**
+   * Builds the detached SVG node, or the node and the steps that complete it,
+   * each run in a task of its own after the node is shown. Memoise it: a new
+   * function redraws the chart.
+   */
+  render: () => SVGSVGElement | ChartParts;
   /** Base file name for exports. */
   name: string;
   /** Tooltip content for the mark under the pointer, or null for none. */
@@ -39,12 +50,27 @@ export function Chart({ render, name, tooltip, onActivate, className, heading }:
     // a view with several charts (at 189 LLMs, an ICC chart of 1,100 points)
     // would otherwise block the main thread as one long task. The old picture
     // stays until the new one replaces it, so nothing flickers.
+    let cancel = () => {};
     const timer = setTimeout(() => {
-      const node = render();
+      const built = render();
+      const { node, more } = built instanceof SVGSVGElement ? { node: built, more: [] } : built;
       el.replaceChildren(node);
       svg.current = node;
+      // The rest (an ICC chart's LLM points), a piece per task after a frame each.
+      const next = (k: number) => {
+        node.dataset.pending = String(more.length - k);
+        if (k >= more.length) return void delete node.dataset.pending;
+        cancel = afterNextFrame(() => {
+          more[k]();
+          next(k + 1);
+        });
+      };
+      next(0);
     }, 0);
-    return () => clearTimeout(timer);
+    return () => {
+      clearTimeout(timer);
+      cancel();
+    };
   }, [render]);
 
   const onMove = (e: React.PointerEvent) => {

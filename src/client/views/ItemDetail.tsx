@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { iccChart } from '../../charts/icc';
+import { iccChartParts } from '../../charts/icc';
 import { itemInfoChart } from '../../charts/itemInfo';
 import { OPTION_LABELS } from '../../core/data/types';
 import { isBinary } from '../../core/model/types';
@@ -8,28 +8,38 @@ import { Chart } from '../components/Chart';
 import type { ViewProps } from './types';
 import { ItemParams } from './ItemParams';
 
+/** `make()`, called once, on first use. */
+export function once<T>(make: () => T): () => T {
+  let made: { v: T } | null = null;
+  return () => (made ??= { v: make() }).v;
+}
+
 /** Question and option texts (when the data had them), ICC and item information. */
 export function ItemDetail({ fit, ds, item }: ViewProps) {
   const it = fit.items[item];
   const text = ds.itemTexts?.[item] ?? null;
   const binary = isBinary(fit.model);
-  const icc = useMemo(
-    () => ({
-      ...iccData(fit, ds, item),
-      curveNote: binary
-        ? "the fitted item response function; dots are each LLM's observed P"
-        : 'a reference LLM (s = 1, no position bias, no fallback); dots are LLMs with their own s, δ, ρ',
-    }),
+  // Computed on first use (in the chart's own task, not in this render: at 189
+  // LLMs it is a noticeable part of the view's first render), then kept.
+  const iccOf = useMemo(
+    () =>
+      once(() => ({
+        ...iccData(fit, ds, item),
+        curveNote: binary
+          ? "the fitted item response function; dots are each LLM's observed P"
+          : 'a reference LLM (s = 1, no position bias, no fallback); dots are LLMs with their own s, δ, ρ',
+      })),
     [fit, ds, item, binary],
   );
+  // In pieces: the curves first, then the LLMs' points a few dozen at a time.
   const renderIcc = useCallback(
     () =>
-      iccChart(icc, {
+      iccChartParts(iccOf(), {
         title: binary
           ? `P(correct) of item ${it.id} over θ`
           : `Option curves of item ${it.id} over θ`,
       }),
-    [icc, binary, it.id],
+    [iccOf, binary, it.id],
   );
   const renderInfo = useCallback(
     () => itemInfoChart(itemInfoData(fit, item), { title: `Information of item ${it.id}` }),
@@ -40,6 +50,7 @@ export function ItemDetail({ fit, ds, item }: ViewProps) {
       // A curve: its own description (the option, and that it is a reference LLM).
       if (target.matches('path.trace')) return target.querySelector('title')?.textContent ?? null;
       const id = target.closest('[data-llm]')?.getAttribute('data-llm');
+      const icc = iccOf();
       const llm = id ? icc.llms?.find((l) => l.id === id) : undefined;
       if (!llm) return null;
       return (
@@ -55,7 +66,7 @@ export function ItemDetail({ fit, ds, item }: ViewProps) {
         </>
       );
     },
-    [icc],
+    [iccOf],
   );
   if (!it) return null;
   return (
