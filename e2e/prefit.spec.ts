@@ -58,11 +58,17 @@ test('the prior override field names bad input and blocks Fit; a good one is use
   await field.fill('a=1,zz=2');
   await expect(page.locator('.prior-field [role=alert]')).toContainText('unknown group "zz"');
   await expect(fit).toBeDisabled();
+  // The results area's Fit refuses too, with the field's error (not the last good override).
+  const offer = page.getByTestId('fit-offer');
+  await expect(offer.getByRole('button', { name: 'Fit llmnrm' })).toBeDisabled();
+  await expect(offer.getByTestId('prefit-prior-error')).toContainText('unknown group "zz"');
   await field.fill('a=-1');
   await expect(page.locator('.prior-field [role=alert]')).toContainText('positive sd');
   await field.fill('a=1, c=3');
   await expect(page.locator('.prior-field [role=alert]')).toHaveCount(0);
   await expect(fit).toBeEnabled();
+  await expect(offer.getByTestId('prefit-prior-error')).toHaveCount(0);
+  await expect(offer.getByRole('button', { name: 'Fit llmnrm' })).toBeEnabled();
   await fit.click();
   await waitState(page, 'fitted', 90_000);
   await expect(page.getByTestId('fit-status')).toContainText('a 1.0 fixed');

@@ -21,6 +21,12 @@ const autoFit = () => !new URLSearchParams(window.location.search).has('noautofi
 
 export function App() {
   const [settings, setSettings] = useState<FitSettings>(DEFAULT_SETTINGS);
+  // The prior field's error: while there is one, neither Fit button fits (the
+  // settings still hold the last good override, which the user did not ask for).
+  const [priorError, setPriorError] = useState<string | null>(null);
+  const fitNow = () => {
+    if (priorError === null) void wb.fit(settings);
+  };
   const sink = useCheckpointSink();
   const wb = useWorkbench(DEFAULT_SETTINGS, sink.onCheckpoint, autoFit());
   const session = useSession(wb, sink, setSettings, startWithDemo());
@@ -56,8 +62,10 @@ export function App() {
             onSettings={setSettings}
             canFit={!!data && state.phase !== 'loading'}
             running={state.running}
-            onFit={() => void wb.fit(settings)}
+            onFit={fitNow}
             onCancel={wb.cancel}
+            priorError={priorError}
+            onPriorError={setPriorError}
           />
           <SessionPanel session={session} engine={settings.engine} />
           {state.fits.length > 0 && (
@@ -97,7 +105,8 @@ export function App() {
               data={data}
               running={state.running}
               model={settings.model}
-              onFit={() => void wb.fit(settings)}
+              onFit={fitNow}
+              priorError={priorError}
               onCancel={wb.cancel}
             />
           ) : (

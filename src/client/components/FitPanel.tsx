@@ -17,6 +17,9 @@ export interface FitPanelProps {
   running: RunningFit | null;
   onFit: () => void;
   onCancel: () => void;
+  /** The prior field's error (Fit is refused while there is one), and where it is told. */
+  priorError: string | null;
+  onPriorError: (error: string | null) => void;
 }
 
 const MODEL_NOTES: Record<ModelType, string> = {
@@ -54,9 +57,10 @@ export function FitPanel({
   running,
   onFit,
   onCancel,
+  priorError,
+  onPriorError,
 }: FitPanelProps) {
   const id = useId();
-  const [priorOk, setPriorOk] = useState(true);
   const engine = useEngineResolution(s.engine);
   const set = <K extends keyof FitSettings>(k: K, v: FitSettings[K]) =>
     onSettings({ ...s, [k]: v });
@@ -125,11 +129,16 @@ export function FitPanel({
         value={s.prior}
         disabled={s.mode === 'paper'}
         onChange={(p) => set('prior', p)}
-        onValidity={setPriorOk}
+        onValidity={onPriorError}
       />
       <div className="fit-actions" data-testid="fit-actions">
         <div className="row">
-          <button type="button" className="primary" onClick={onFit} disabled={!canFit || !priorOk}>
+          <button
+            type="button"
+            className="primary"
+            onClick={onFit}
+            disabled={!canFit || priorError !== null}
+          >
             Fit
           </button>
           <button type="button" onClick={onCancel} disabled={!running}>

@@ -19,12 +19,15 @@ export function PreFit({
   model,
   onFit,
   onCancel,
+  priorError = null,
 }: {
   data: LoadedData;
   running: RunningFit | null;
   model: string;
   onFit: () => void;
   onCancel: () => void;
+  /** The Fit panel's prior field error: no fit starts from here while there is one. */
+  priorError?: string | null;
 }) {
   const { J, I } = data.dataset;
   return (
@@ -46,9 +49,20 @@ export function PreFit({
             Data loaded: {J} LLMs × {I} items. A default fit should take about{' '}
             {Math.ceil(estimateFitSeconds(data.dataset))} s here.
           </p>
-          <button type="button" className="primary" onClick={onFit}>
+          <button
+            type="button"
+            className="primary"
+            onClick={onFit}
+            disabled={priorError !== null}
+            aria-describedby={priorError !== null ? 'prefit-prior-error' : undefined}
+          >
             Fit {model}
           </button>
+          {priorError !== null && (
+            <p id="prefit-prior-error" className="field-error" data-testid="prefit-prior-error">
+              Fix the prior sds in the Fit panel first: {priorError}
+            </p>
+          )}
         </div>
       )}
       <Items ds={data.dataset} preview={data.summary.items} />

@@ -23,7 +23,7 @@ export function readPriorText(
 /**
  * Fixed prior sds for some parameter groups, in the CLI's `--prior` form;
  * empty keeps every scale learned from the data. A bad entry is named at
- * once and keeps the last good override (the parent disables Fit meanwhile).
+ * once and keeps the last good override (the parent refuses to fit meanwhile).
  */
 export function PriorField({
   value,
@@ -34,7 +34,8 @@ export function PriorField({
   value: PriorOverride | undefined;
   disabled: boolean;
   onChange: (p: PriorOverride | undefined) => void;
-  onValidity: (ok: boolean) => void;
+  /** Told the field's error after each edit: null when its text is a valid override. */
+  onValidity: (error: string | null) => void;
 }) {
   const id = useId();
   const [text, setText] = useState(() => priorText(value));
@@ -43,7 +44,7 @@ export function PriorField({
     setText(t);
     const r = readPriorText(t);
     setError(r.ok ? null : r.error);
-    onValidity(r.ok);
+    onValidity(r.ok ? null : r.error);
     if (r.ok) onChange(r.prior);
   };
   return (
