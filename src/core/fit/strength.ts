@@ -18,7 +18,7 @@ export const MIN_CELLS_TO_CHOOSE = 400;
  * digits, not a converged optimum; where the gate drifts (large simulated
  * sets) uncapped inner fits ran to the full cap, four times over.
  */
-export const INNER_MAX_STEPS = 500;
+export const INNER_MAX_STEPS = 200;
 /**
  * Above this many observed cells the search runs on a hashed share of the
  * items holding about this many cells. Every item keeps all its LLMs, so each
