@@ -383,43 +383,43 @@ export function renderBrowserSection(r: BrowserResults): string[] {
 
   if (r.full) {
     const f = r.full;
-    const single = f.passes.find((p) => p.engine === 'fused');
-    const app = f.passes.find((p) => p.engine === 'fused-app');
+    const pass = (e: string) => f.passes.find((p) => p.engine === e);
+    const single = pass('fused');
+    const wasm = pass('wasm');
+    const app = pass('wasm-app');
     const ms = single?.ms ?? null;
+    const wasmMs = wasm?.ms ?? null;
     const appMs = app?.ms ?? null;
-    const mainFused = r.engines?.passes.find((p) => p.engine === 'fused')?.ms ?? null;
-    const adamS = ms !== null ? (ms * f.steps) / 1000 : null;
-    const adamAppS = appMs !== null ? (appMs * f.steps) / 1000 : null;
+    const adamS = appMs !== null ? (appMs * f.steps) / 1000 : null;
     const peak = f.rss.renderer;
-    const cells = r.engines ? f.sim.nCells / r.engines.sim.nCells : null;
+    const fit = f.fast;
     const paper = f.sim.J === 189 && f.sim.I === 31554;
     L.push(
       `### ${paper ? "The paper's full shape" : 'Full shape'} (${shape(f.sim.J, f.sim.I)}, mean K ${f.sim.meanK.toFixed(2)}, ${n(f.sim.nCells)} cells)`,
       ``,
     );
     const prose: string[] = [];
-    if (ms !== null && mainFused && cells)
+    if (ms !== null && wasmMs !== null)
       prose.push(
-        `A single-threaded fused pass takes ${ratio(ms, mainFused)}× the ` +
-          `${shape(r.engines!.sim.J, r.engines!.sim.I)} pass for ${ratio(cells, 1)}× the cells ` +
-          `(${fmtMs(ms)} vs ${fmtMs(mainFused)}).`,
+        `A single-threaded wasm pass takes ${ratio(wasmMs, ms)}× the fused engine's ` +
+          `(${fmtMs(wasmMs)} vs ${fmtMs(ms)}).`,
       );
-    if (ms !== null && appMs !== null)
+    if (wasmMs !== null && appMs !== null)
       prose.push(
-        `As the app runs it (${app?.detail ?? 'one thread'}) a pass takes ${ratio(appMs, ms)}× ` +
+        `As the app runs it (${app?.detail ?? 'one thread'}) a pass takes ${ratio(appMs, wasmMs)}× ` +
           `the single-threaded one (${fmtMs(appMs)}).`,
       );
-    const adamRef = adamAppS ?? adamS;
-    if (adamRef !== null)
-      prose.push(
-        f.fast.finished
-          ? `The fast optimiser finishes in ${ratio(f.fast.seconds, adamRef)} of Adam-${f.steps}'s ` +
-              `EXTRAPOLATED time on the same engine (${fmtS(f.fast.seconds)}, ${n(f.fast.passes)} ` +
-              `passes, vs ${fmtS(adamRef)} = ms per pass × ${n(f.steps)}, not run).`
-          : `The fast optimiser was stopped at the ${fmtS(f.maxSeconds)} cap after ` +
-              `${n(f.fast.passes)} passes (${ratio(f.fast.seconds, adamRef)} of Adam-${f.steps}'s ` +
-              `EXTRAPOLATED ${fmtS(adamRef)}).`,
-      );
+    const search = fit.search
+      ? `${n(fit.search.passes)} passes of prior-strength search (λ = ${fit.search.lambda}; ${fit.search.reason}) and ${n(fit.passes)} of the final fit`
+      : `${n(fit.passes)} passes`;
+    prose.push(
+      fit.finished
+        ? `The app's default fit took ${fmtS(fit.seconds)} (${search}); converged ${fit.converged}` +
+            ` (stopped: ${fit.stopReason ?? '?'}, scaled |g| ${fit.gradNorm?.toExponential(1) ?? '?'}). ` +
+            `The goal is 60 s and converged: ${fit.seconds <= 60 && fit.converged ? 'met' : 'NOT met'}.`
+        : `The app's default fit was stopped at the ${fmtS(f.maxSeconds)} cap after ` +
+            `${n(fit.passes)} passes: the 60 s goal is NOT met.`,
+    );
     if (peak !== null)
       prose.push(
         `Peak renderer memory (page + workers, RSS) is ${ratio(peak, 2 * GiB)} of the 2 GiB goal ` +
@@ -433,10 +433,10 @@ export function renderBrowserSection(r: BrowserResults): string[] {
       `| measurement | value |`,
       `|---|---|`,
       passRow('fused, single-threaded', single),
-      passRow('fused as the app runs it', app),
-      `| ${f.fast.label} | ${f.fast.finished ? `${n(f.fast.passes)} passes, ${fmtS(f.fast.seconds)}, CE ${f.fast.crossEntropy.toFixed(2)}, converged ${f.fast.converged}` : `not finished: ${f.fast.error}; ${n(f.fast.passes)} passes in ${fmtS(f.fast.seconds)}`} |`,
-      `| Adam-${f.steps} (paper), EXTRAPOLATED (not run), single-threaded fused | ${fmtS(adamS)} (= ${fmtMs(ms)} per pass × ${n(f.steps)}) |`,
-      `| Adam-${f.steps} (paper), EXTRAPOLATED (not run), fused as the app runs it | ${fmtS(adamAppS)} (= ${fmtMs(appMs)} per pass × ${n(f.steps)}) |`,
+      passRow('wasm, single-threaded', wasm),
+      passRow('wasm as the app runs it', app),
+      `| ${fit.label} (${fit.engineReason}) | ${fit.finished ? `${search}; ${fmtS(fit.seconds)}, CE ${fit.crossEntropy.toFixed(2)}, converged ${fit.converged}` : `not finished: ${fit.error}; ${n(fit.passes)} passes in ${fmtS(fit.seconds)}`} |`,
+      `| Adam-${f.steps} (paper), EXTRAPOLATED (not run), wasm as the app runs it | ${fmtS(adamS)} (= ${fmtMs(appMs)} per pass × ${n(f.steps)}) |`,
       `| peak memory, page + workers (measureUserAgentSpecificMemory) | ${memCell(f.memory)} |`,
       `| peak RSS, renderer (page + workers) | ${fmtMiB(f.rss.renderer)}${peak !== null ? ` — ${peak <= 2 * GiB ? 'within' : 'OVER'} the 2 GiB goal` : ''} |`,
       `| peak RSS, all browser processes | ${fmtMiB(f.rss.total)} |`,

@@ -442,7 +442,7 @@ async function runFit(
   procs: ProcMemSampler,
   label: string,
   settings: Partial<FitSettings>,
-  engine: 'fused' | 'fused-app' = 'fused',
+  engine: 'fused' | 'fused-app' | 'app' = 'fused',
   maxSeconds?: number,
 ): Promise<FitRun> {
   log(`fit: ${label} …`);
@@ -664,7 +664,7 @@ async function phaseFull(
   const sim = await simulateMain(page, { ...o, ...full });
   const passes = await bench(page, {
     op: 'passes',
-    engines: ['fused', 'fused-app'],
+    engines: ['fused', 'wasm', 'wasm-app'],
     minMs: 5000,
     maxReps: 8,
   });
@@ -673,12 +673,13 @@ async function phaseFull(
   // runFit restarts both samplers: keep the peaks of simulation and passes.
   const before = procs.stop();
   const memBefore = await page.evaluate(() => (window as unknown as Win).__bench.memStop());
+  // The app's default fit (prior-strength search included) on the app's engine.
   const fast = await runFit(
     page,
     procs,
-    'fast (well-posed default), fused as the app runs it',
-    { model: 'llmnrm', mode: 'default', optimizer: 'fast', steps: o.steps },
-    'fused-app',
+    'default fit, as the app runs it',
+    {},
+    'app',
     o.fullSeconds,
   );
   const maxN = (a: number | null, b: number | null) =>

@@ -8,7 +8,7 @@ import { loadDataset } from '../core/data/load';
 import type { Dataset } from '../core/data/types';
 import { writeWideCsv } from '../core/data/write';
 import { createEngine, probeEnvironment } from '../core/engines/select';
-import type { Engine, EngineName } from '../core/engines/types';
+import type { Engine, EngineChoice, EngineName } from '../core/engines/types';
 import { fitDataset, FUSED_HANDLE, type EngineHandle } from '../core/fit/fit';
 import { makeObjective, pose } from '../core/fit/pose';
 import type { FitProgress, FitSettings, TracePoint } from '../core/fit/types';
@@ -21,7 +21,7 @@ import { pickEngine, resolveChoice } from './engines';
  * 'fused' is the single-threaded loop), or 'fused-app': what the app's fit
  * runs for 'fused', spread over shard workers when the data set is big enough.
  */
-export type BenchEngine = EngineName | 'fused-app';
+export type BenchEngine = EngineName | 'fused-app' | 'wasm-app';
 
 /** One benchmark operation; each answers with the matching entry of `BenchReplies`. */
 export type BenchCall =
@@ -36,7 +36,7 @@ export type BenchCall =
       label: string;
       settings: Partial<FitSettings>;
       /** 'fused' (default): the single-threaded loop; 'fused-app': as the app runs it. */
-      engine?: 'fused' | 'fused-app';
+      engine?: 'fused' | 'fused-app' | 'app';
       maxSeconds?: number;
     }
   | { op: 'drop' };
@@ -107,6 +107,11 @@ export interface BenchFit {
   crossEntropy: number;
   objective: number;
   converged: boolean;
+  /** Why the optimiser stopped, and its scaled gradient norm there. */
+  stopReason?: string;
+  gradNorm?: number;
+  /** The prior-strength search: passes (over the cells it searched on), λ, on what. */
+  search?: { passes: number; lambda: number; reason: string };
   trace: TracePoint[];
   error?: string;
 }
@@ -189,9 +194,9 @@ async function passes(
     try {
       const posed = pose(ds, { model, mode: 'default' });
       const create =
-        name === 'fused'
-          ? createEngine(posed.problem, 'fused')
-          : pickEngine(name === 'fused-app' ? 'fused' : name).then((h) => h.create(posed.problem));
+        name === 'fused' || name === 'wasm'
+          ? createEngine(posed.problem, name)
+          : pickEngine(appEngine(name)).then((h) => h.create(posed.problem));
       engine = await timeout(create, 180_000, `${name} set-up`);
       const obj = makeObjective(posed, engine);
       const g = new Float64Array(posed.x0.length);
@@ -256,15 +261,25 @@ async function parseFiles(files: { url: string; name: string }[]): Promise<Bench
   };
 }
 
-/** One fit on the fused engine; stopped (finished: false) after `maxSeconds`. */
+/** `x-app` is engine x as the app runs it (over shard workers); `auto` the app's own choice. */
+function appEngine(name: BenchEngine | 'auto'): EngineChoice {
+  return name.endsWith('-app') ? (name.slice(0, -4) as EngineChoice) : (name as EngineChoice);
+}
+
+/**
+ * One fit: on the fused engine in this thread (`fused`), as the app runs the
+ * fused engine (`fused-app`) or with the app's own engine choice (`app`);
+ * stopped (finished: false) after `maxSeconds`.
+ */
 async function fit(
   label: string,
   settings: Partial<FitSettings>,
-  which: 'fused' | 'fused-app',
+  which: 'fused' | 'fused-app' | 'app',
   maxSeconds: number,
 ): Promise<BenchFit> {
   const ds = need();
-  const handle: EngineHandle = which === 'fused' ? FUSED_HANDLE : await pickEngine('fused');
+  const handle: EngineHandle =
+    which === 'fused' ? FUSED_HANDLE : await pickEngine(which === 'app' ? 'auto' : 'fused');
   const ac = new AbortController();
   // A non-finite delay would fire at once.
   const timer = Number.isFinite(maxSeconds)
@@ -298,6 +313,13 @@ async function fit(
       crossEntropy: json.crossEntropy,
       objective: json.objective,
       converged: json.converged,
+      stopReason: json.stopReason,
+      gradNorm: json.gradNorm,
+      search: json.priorSelection && {
+        passes: json.priorSelection.passes,
+        lambda: json.priorSelection.lambda,
+        reason: json.priorSelection.reason,
+      },
       trace: json.trace,
     };
   } catch (e) {
