@@ -32,6 +32,13 @@ import { datasetBuffers, copyDataset } from './transfer';
 
 keepErrorFields();
 
+/**
+ * Fit progress reaches the page at most 4 times a second: each report
+ * re-renders the page's fit panel, main-thread work that on a loaded 2-core
+ * machine stretched past 50 ms at 10 a second (bench/results.md, issue 12).
+ */
+const FIT_PROGRESS_MS = 250;
+
 let dataset: Dataset | null = null;
 /** Fits made here, so the client can refer to one instead of sending it back. */
 const kept = new KeptFits();
@@ -133,7 +140,7 @@ const api = {
     try {
       if (!dataset) throw new Error('No data is loaded: load a data set before fitting.');
       const engine = await pickEngine(settings.engine);
-      const report = throttle((p: FitProgress) => void onProgress(p));
+      const report = throttle((p: FitProgress) => void onProgress(p), FIT_PROGRESS_MS);
       const fit = await fitWithRecovery(dataset, settings, {
         signal: ac.signal,
         engine,
