@@ -7,6 +7,17 @@ export function fmtBytes(n: number): string {
   return `${(n / 1024 ** 3).toFixed(2)} GiB`;
 }
 
+/**
+ * An integer with comma thousands separators ("945,000"). Not toLocaleString:
+ * its first call in a page loads the ICU locale data, a 25–60 ms main-thread
+ * task that fell inside the load of a dropped file (issue 12).
+ */
+export function fmtCount(n: number): string {
+  if (!Number.isFinite(n)) return '—';
+  const s = String(Math.round(Math.abs(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return n < 0 && Math.round(n) !== 0 ? `-${s}` : s;
+}
+
 export function fmtSeconds(s: number): string {
   if (!Number.isFinite(s)) return '—';
   if (s < 1) return `${Math.round(s * 1000)} ms`;

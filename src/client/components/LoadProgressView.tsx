@@ -1,4 +1,4 @@
-import { eta, fmtBytes, fmtSeconds } from '../format';
+import { eta, fmtBytes, fmtCount, fmtSeconds } from '../format';
 import type { AppState } from '../state';
 
 /** Bytes and rows read so far, with an ETA from the byte rate. */
@@ -18,7 +18,7 @@ export function LoadProgressView({
       <progress max={total || 1} value={p?.bytes ?? 0} aria-label="Bytes read" />
       <p className="muted" data-testid="load-progress">
         {p
-          ? `${fmtBytes(p.bytes)} of ${fmtBytes(total)} · ${p.rows.toLocaleString()} rows · ` +
+          ? `${fmtBytes(p.bytes)} of ${fmtBytes(total)} · ${fmtCount(p.rows)} rows · ` +
             (Number.isFinite(left) ? `about ${fmtSeconds(left)} left` : 'estimating…')
           : 'starting…'}
       </p>

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { fmtPercent, fmtSeconds } from '../format';
+import { fmtCount, fmtPercent, fmtSeconds } from '../format';
 import type { LoadedData } from '../state';
 
 /** What was loaded: sizes, option counts, benchmarks, gaps, leakage and warnings. */
@@ -36,7 +36,7 @@ export function SummaryPanel({ data }: { data: LoadedData }) {
         {leak.above1pct > 0 && (
           <div>
             <dt>Cells leaking over 1%</dt>
-            <dd>{leak.above1pct.toLocaleString()}</dd>
+            <dd>{fmtCount(leak.above1pct)}</dd>
           </div>
         )}
       </dl>
@@ -65,7 +65,7 @@ export function SummaryPanel({ data }: { data: LoadedData }) {
         <ul className="plain small">
           {ds.sources.map((src) => (
             <li key={src.file}>
-              {src.file}: {src.format}, {src.rows.toLocaleString()} rows
+              {src.file}: {src.format}, {fmtCount(src.rows)} rows
               {src.valueKind ? `, ${src.valueKind} (${src.valueKindReason ?? ''})` : ''}
             </li>
           ))}
@@ -94,7 +94,7 @@ function WarningGroups({ warnings }: { warnings: Warning[] }) {
           const files = new Set(ws.map((w) => w.file)).size;
           return (
             <li key={code} data-testid="warning-group" data-code={code}>
-              <strong>{code}</strong> ×{cells.toLocaleString()}
+              <strong>{code}</strong> ×{fmtCount(cells)}
               {files > 1 ? ` in ${files} files` : ''}: {ws[0].message}
               {ws.length > 1 && (
                 <details>

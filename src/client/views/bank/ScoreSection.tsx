@@ -6,7 +6,7 @@ import type { LoadSource } from '../../../boundary/protocol';
 import { Chart } from '../../components/Chart';
 import { DataTable, type Column } from '../../components/DataTable';
 import { fromDataTransfer, fromFileList, type NamedFile } from '../../dropped';
-import { fmtPercent } from '../../format';
+import { fmtCount, fmtPercent } from '../../format';
 import { DEMO_FILES } from '../../useWorkbench';
 import { getBridge } from '../../bridge';
 import { dispatchBank, runTask, type BankUiState } from './store';
@@ -51,7 +51,7 @@ function scoreFiles(files: NamedFile[], bank: ItemBank, against: object): void {
       stage('Reading the new LLMs’ data…');
       const sources = files.map(({ file, name }) => ({ name, blob: file }));
       const info = await getBridge().loadNewData(signal, sources, {}, (p) =>
-        stage(`Reading the new LLMs’ data… ${p.rows.toLocaleString()} rows`),
+        stage(`Reading the new LLMs’ data… ${fmtCount(p.rows)} rows`),
       );
       dispatchBank({ type: 'newData', info });
       stage(`Scoring ${info.llmIds.length} LLMs against the bank…`);
