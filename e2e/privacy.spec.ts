@@ -72,6 +72,8 @@ test('a whole session sends no request to another origin', async ({ page, contex
 
   const exported: string[] = [];
   const tabs = page.getByRole('tablist', { name: 'Views' }).getByRole('tab');
+  // The views draw once the fit's item statistics arrive, a moment after 'fitted'.
+  await expect(tabs.filter({ hasText: 'LLMs' })).toBeVisible();
   const tabNames = await tabs.allTextContents();
   expect(tabNames).toEqual(expect.arrayContaining(['Items', 'Information', 'Distractors', 'LLMs']));
   for (const name of tabNames) {
