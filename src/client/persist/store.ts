@@ -3,7 +3,7 @@
  * checkpoint of a fit in progress. Writes are asynchronous and never awaited
  * by the UI; IndexedDB clones typed arrays itself, so nothing is serialised here.
  * A running fit's checkpoints are written by the worker (worker/checkpointStore.ts);
- * this side reads them back and clears them.
+ * this side reads them back (both sides clear them with its dropCheckpoint).
  */
 import type { FitEntry, LoadedData } from '../state';
 import { CURRENT, done, transact } from '../../worker/idb';
@@ -57,12 +57,6 @@ export async function addFit(
 
 export function deleteFit(key: IDBValidKey): Promise<void> {
   return transact(['fits'], 'readwrite', (tx) => void tx.objectStore('fits').delete(key));
-}
-
-export function clearCheckpoint(): Promise<void> {
-  return transact(['checkpoint'], 'readwrite', (tx) => {
-    tx.objectStore('checkpoint').clear();
-  });
 }
 
 export function loadCheckpoint(): Promise<SavedCheckpoint | null> {

@@ -9,16 +9,9 @@ import type { CheckpointSaved } from '../../boundary/checkpoint';
 import type { LoadedData } from '../state';
 import type { Workbench } from '../useWorkbench';
 import type { SavedCheckpoint } from './records';
+import { dropCheckpoint } from '../../worker/checkpointStore';
 import { StoredFits } from './storedFits';
-import {
-  addFit,
-  clearCheckpoint,
-  clearSession,
-  deleteFit,
-  loadCheckpoint,
-  loadSession,
-  saveData,
-} from './store';
+import { addFit, clearSession, deleteFit, loadCheckpoint, loadSession, saveData } from './store';
 
 /**
  * checking: reading the store; restored: a saved session is shown; none: nothing
@@ -140,7 +133,7 @@ export function useSession(
     wasRunning.current = running;
     if (running || status === 'unavailable') return;
     const failed = state.phase === 'error';
-    const end = failed ? loadCheckpoint() : clearCheckpoint().then(() => null);
+    const end = failed ? loadCheckpoint() : dropCheckpoint().then(() => null);
     end.then(
       (cp) => {
         setInterrupted(cp);
@@ -177,7 +170,7 @@ export function useSession(
 
   const discard = useCallback(() => {
     setInterrupted(null);
-    write(clearCheckpoint());
+    write(dropCheckpoint());
   }, [write]);
 
   return {
