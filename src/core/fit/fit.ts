@@ -43,6 +43,8 @@ export interface FitOptions {
    * to keep it), so a caller can checkpoint a long fit and resume it with `start`.
    */
   onCheckpoint?: (c: FitCheckpoint) => void;
+  /** The prior-strength search's cell cap (strength.ts SEARCH_MAX_CELLS); for tests and benches. */
+  searchMaxCells?: number;
 }
 
 /** A step's iterate, as `FitOptions.onCheckpoint` receives it. */
@@ -148,13 +150,17 @@ export async function fitDatasetFull(
         let lambda = settings.priorStrength;
         if (lambda === undefined) {
           selection = await choosePriorStrength(ds, settings, handle, {
+            full: posed,
+            maxCells: opts.searchMaxCells,
             signal: opts.signal,
             onStep: (st) => reportPhase(st, 'choosing the prior strength'),
           });
           lambda = selection.lambda;
           if (selection.x && !opts.start) {
             start = selection.x;
-            warm = 0;
+            // From a share's end point the items not searched are still at the
+            // documented start: they keep the warm-up (docs/priors.md).
+            if (!selection.share) warm = 0;
           }
         }
         posed.P.priors = specsAt(posed.P.groups, lambda, override);

@@ -6,7 +6,8 @@ import { createFusedEngine } from '../engines/fused';
 import { specsAt, STRENGTH_GRID, type PriorOverride } from '../model/hprior';
 import { fastFit, FAST_WARMUP } from './fast';
 import type { OptimStep } from './optim';
-import { makeObjective, pose } from './pose';
+import { makeObjective, pose, type Posed } from './pose';
+import type { NominalFreeLayout } from '../model/params';
 import { countPreconditioner } from './precond';
 import type { FitSettings, StrengthTrial } from './types';
 import type { EngineHandle } from './fit';
@@ -36,9 +37,12 @@ export interface StrengthChoice {
   trials: StrengthTrial[];
   /**
    * Free vector of the inner fit at the chosen λ: a warm start for the full
-   * fit (null when the search ran on a share of the items).
+   * fit. When the search ran on a share of the items, a start for the full
+   * problem built by `spreadShare` (null where it cannot be: binary models).
    */
   x: Float64Array | null;
+  /** True when the search ran on a share of the items. */
+  share: boolean;
   passes: number;
   reason: string;
 }
@@ -101,7 +105,13 @@ export async function choosePriorStrength(
   ds: Dataset,
   settings: FitSettings,
   engine: EngineHandle,
-  o: { signal?: AbortSignal; onStep?: (s: OptimStep) => void; maxCells?: number } = {},
+  o: {
+    signal?: AbortSignal;
+    onStep?: (s: OptimStep) => void;
+    maxCells?: number;
+    /** The full problem, to spread a share's end point over (see `x`). */
+    full?: Posed;
+  } = {},
 ): Promise<StrengthChoice> {
   const override: PriorOverride = settings.prior ?? {};
   let n = 0;
@@ -116,12 +126,20 @@ export async function choosePriorStrength(
     settings,
   );
   if (posed.P.groups.every((G) => override[G.group] !== undefined))
-    return { lambda: 1, trials: [], x: null, passes: 0, reason: 'every group fixed by the user' };
+    return {
+      lambda: 1,
+      trials: [],
+      x: null,
+      share: false,
+      passes: 0,
+      reason: 'every group fixed by the user',
+    };
   if (n < MIN_CELLS_TO_CHOOSE)
     return {
       lambda: 1,
       trials: [],
       x: null,
+      share: false,
       passes: 0,
       reason: `${n} cells are too few to hold out a quarter (need ${MIN_CELLS_TO_CHOOSE}); λ = 1`,
     };
@@ -163,10 +181,47 @@ export async function choosePriorStrength(
   return {
     lambda: best!.lambda,
     trials,
-    x: kept ? null : best!.x,
+    x: kept ? (o.full ? spreadShare(best!.x, posed, kept, o.full) : null) : best!.x,
+    share: kept !== null,
     passes,
     reason: kept
       ? `held-out cross-entropy on ${on} of ${kept.length} of the ${ds.I} items (a hashed share: the data set has ${n} cells, above ${o.maxCells ?? SEARCH_MAX_CELLS})`
       : `held-out cross-entropy on ${on}`,
   };
+}
+
+/**
+ * A start for the full problem from the search's end point on a share of the
+ * items: the LLM parameters (θ, s, δ, ρ) and the gate (w0, κ) as the share
+ * left them, the searched items' slopes and intercepts too; every other item
+ * keeps the documented start (`full.x0`). Nominal models only (null otherwise).
+ */
+export function spreadShare(
+  x: Float64Array,
+  share: Posed,
+  kept: readonly number[],
+  full: Posed,
+): Float64Array | null {
+  if (share.problem.kind !== 'nominal' || full.problem.kind !== 'nominal') return null;
+  const S = (share.P as unknown as { free: NominalFreeLayout }).free;
+  const F = (full.P as unknown as { free: NominalFreeLayout }).free;
+  const ks = share.problem.layout.Kmax;
+  const kf = full.problem.layout.Kmax;
+  const J = full.problem.layout.J;
+  const out = Float64Array.from(full.x0);
+  const copy = (from: number, to: number, n: number) => out.set(x.subarray(from, from + n), to);
+  const k = Math.min(ks, kf);
+  for (let j = 0; j < J; j++) {
+    out[F.theta + j] = x[S.theta + j];
+    if (F.delta > F.sBar) out[F.sBar + j] = x[S.sBar + j];
+    if (F.rho > F.delta) copy(S.delta + j * ks, F.delta + j * kf, k);
+    if (F.a > F.rho) copy(S.rho + j * ks, F.rho + j * kf, k);
+  }
+  kept.forEach((i, b) => {
+    const K = full.problem.cells.nOptions[i];
+    copy(S.a + b * ks, F.a + i * kf, K);
+    copy(S.c + b * ks, F.c + i * kf, K);
+  });
+  for (let q = F.w0; q < F.size; q++) out[q] = x[S.w0 + (q - F.w0)];
+  return out;
 }
