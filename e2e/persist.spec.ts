@@ -31,6 +31,24 @@ function storedCheckpoint(page: Page) {
   );
 }
 
+/** How many fits the session store holds, read the way the app wrote them. */
+function storedFitCount(page: Page) {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const req = indexedDB.open('llm-nrm-workbench');
+        req.onerror = () => reject(req.error);
+        req.onsuccess = () => {
+          const count = req.result.transaction('fits').objectStore('fits').count();
+          count.onsuccess = () => {
+            resolve(count.result);
+            req.result.close();
+          };
+        };
+      }),
+  );
+}
+
 /** Exports the shown fit's fit.json and parses it. */
 async function shownFitJson(page: Page) {
   const json = await download(page, page.getByRole('button', { name: 'Export fit.json' }));
@@ -88,6 +106,9 @@ test('loaded files and the fits kept (not removed ones) come back after a reload
   await page.getByRole('button', { name: /^Remove .*nrm-soft/ }).click();
   await expect(fitRadios(page)).toHaveCount(1);
   // The removal is an async IndexedDB write: let it land before leaving the page.
+  // Read the store itself: the panel's pending count is a React state that is
+  // raised in an effect, and polling it could read 0 before the write began.
+  await expect.poll(() => storedFitCount(page)).toBe(1);
   await expect(page.getByTestId('session')).toHaveAttribute('data-pending', '0');
 
   // A plain visit: something is saved, so it is restored and the demo stays away.
