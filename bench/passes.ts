@@ -1,6 +1,6 @@
 /**
  * Passes to the same objective, before and after, in one run:
- *   npx tsx bench/passes.ts [--sets naep,naep4,60x1000,189x2000] [--before '{"warmup":300,"memory":10}']
+ *   npx tsx bench/passes.ts [--sets naep,naep4,60x1000,189x2000,naep@2000] [--before '{"warmup":300,"memory":10}']
  *
  * Fits each data set with the default settings twice: once as the fast
  * optimiser was before issue 15 (300 Adam warm-up steps, L-BFGS memory 10:
@@ -9,7 +9,10 @@
  * relative difference, converged / stop reason, the chosen λ and its held-out
  * cross-entropy per cell. Data: the demo files (18 real LLMs × 345 NAEP items,
  * and the same items in 4 option orders) and simulated LLM-NRM sets (seed 1,
- * 2% missing, Dirichlet concentration 100, as bench/convergence.ts).
+ * 2% missing, Dirichlet concentration 100, as bench/convergence.ts). A set
+ * named `naep@2000` caps the prior-strength search at 2,000 cells, so it runs
+ * on a share of the items and the final fit starts from the share's end point,
+ * as above 200,000 cells (strength.ts SEARCH_MAX_CELLS).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,7 +56,7 @@ export function passLine(r: PassRow, before?: FitJson): string {
     ? ` | ${(total / (before.passes + (before.priorSelection?.passes ?? 0))).toFixed(2)}× passes, ${(f.seconds / before.seconds).toFixed(2)}× time, objective rel. diff. ${((f.objective - before.objective) / Math.abs(before.objective)).toExponential(1)}`
     : '';
   return (
-    `${r.set.padEnd(9)} ${r.which.padEnd(6)} passes ${String(f.passes).padStart(5)} + ${String(sel?.passes ?? 0).padStart(5)} λ-search = ${String(total).padStart(5)}` +
+    `${r.set.padEnd(11)} ${r.which.padEnd(6)} passes ${String(f.passes).padStart(5)} + ${String(sel?.passes ?? 0).padStart(5)} λ-search = ${String(total).padStart(5)}` +
     `  ${f.seconds.toFixed(1).padStart(6)} s  objective ${f.objective.toFixed(6)}  ${f.converged ? 'converged' : 'NOT converged'} (${f.stopReason}, |g| ${f.gradNorm?.toExponential(1)})` +
     `  λ ${sel?.lambda ?? f.settings.priorStrength} held-out CE ${held?.toFixed(6) ?? '—'}${cmp}`
   );
@@ -66,11 +69,15 @@ export async function comparePasses(
 ): Promise<PassRow[]> {
   const rows: PassRow[] = [];
   for (const set of sets) {
-    const ds = await dataset(set);
-    const b = await fitDataset(ds, { model: 'llmnrm', ...before });
+    // `name@cells`: the prior-strength search's cell cap forced down to `cells`,
+    // so the search runs on a share of the items as it does above 200,000 cells.
+    const [name, cap] = set.split('@');
+    const opts = cap ? { searchMaxCells: Number(cap) } : {};
+    const ds = await dataset(name);
+    const b = await fitDataset(ds, { model: 'llmnrm', ...before }, opts);
     rows.push({ set, which: 'before', fit: b });
     console.log(passLine(rows.at(-1)!));
-    const a = await fitDataset(ds, { model: 'llmnrm' });
+    const a = await fitDataset(ds, { model: 'llmnrm' }, opts);
     rows.push({ set, which: 'after', fit: a });
     console.log(passLine(rows.at(-1)!, b));
   }
