@@ -178,14 +178,15 @@ export async function choosePriorStrength(
     heldEngine.dispose();
   }
   const on = `${Math.round(HOLDOUT_SHARE * 100)}% of the training cells`;
+  const start = kept ? (o.full ? spreadShare(best!.x, posed, kept, o.full) : null) : best!.x;
   return {
     lambda: best!.lambda,
     trials,
-    x: kept ? (o.full ? spreadShare(best!.x, posed, kept, o.full) : null) : best!.x,
+    x: start,
     share: kept !== null,
     passes,
     reason: kept
-      ? `held-out cross-entropy on ${on} of ${kept.length} of the ${ds.I} items (a hashed share: the data set has ${n} cells, above ${o.maxCells ?? SEARCH_MAX_CELLS})`
+      ? `held-out cross-entropy on ${on} of ${kept.length} of the ${ds.I} items (a hashed share: the data set has ${n} cells, above ${o.maxCells ?? SEARCH_MAX_CELLS})${start ? '; the final fit starts from its end point' : ''}`
       : `held-out cross-entropy on ${on}`,
   };
 }
