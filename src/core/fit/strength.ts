@@ -93,6 +93,11 @@ export function searchItems(
   return keep;
 }
 
+/** The choice when there is nothing to search: λ = 1, and why. */
+function noSearch(reason: string): StrengthChoice {
+  return { lambda: 1, trials: [], x: null, share: false, passes: 0, reason };
+}
+
 /**
  * Choose the prior strength λ (σ_g = λ · r_g for every group the user did not
  * fix) by held-out likelihood on the training cells only: fit on 75% of the
@@ -126,23 +131,11 @@ export async function choosePriorStrength(
     settings,
   );
   if (posed.P.groups.every((G) => override[G.group] !== undefined))
-    return {
-      lambda: 1,
-      trials: [],
-      x: null,
-      share: false,
-      passes: 0,
-      reason: 'every group fixed by the user',
-    };
+    return noSearch('every group fixed by the user');
   if (n < MIN_CELLS_TO_CHOOSE)
-    return {
-      lambda: 1,
-      trials: [],
-      x: null,
-      share: false,
-      passes: 0,
-      reason: `${n} cells are too few to hold out a quarter (need ${MIN_CELLS_TO_CHOOSE}); λ = 1`,
-    };
+    return noSearch(
+      `${n} cells are too few to hold out a quarter (need ${MIN_CELLS_TO_CHOOSE}); λ = 1`,
+    );
   const heldProblem = pose(
     hideCells(data, (c) => mask[c] === 0),
     settings,
