@@ -132,5 +132,8 @@ describe('llm-nrm CLI (bin/llm-nrm.js)', () => {
     const r = run(['fit', '--model', 'nope', path.join(NAEP, 'econ-reading.wide.csv')]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--model must be one of/);
+    const p = run(['fit', '--precision', 'half', path.join(NAEP, 'econ-reading.wide.csv')]);
+    expect(p.status).toBe(2);
+    expect(p.stderr).toMatch(/--precision must be one of mixed, float64; got "half"/);
   });
 });

@@ -7,7 +7,7 @@ import { parsePriorOverride } from '../core/model/hprior';
 import { num, oneOf, UsageError } from './args';
 
 export const FIT_FLAG_USAGE =
-  '[--optimizer fast|adam] [--mode default|paper] [--steps N] [--tol X] [--gtol X] [--lr X] [--prior a=1,c=2,logS=0.3,...]';
+  '[--optimizer fast|adam] [--mode default|paper] [--steps N] [--tol X] [--gtol X] [--lr X] [--prior a=1,c=2,logS=0.3,...] [--precision mixed|float64]';
 
 export const FIT_FLAG_OPTIONS = {
   optimizer: { type: 'string' },
@@ -17,6 +17,7 @@ export const FIT_FLAG_OPTIONS = {
   gtol: { type: 'string' },
   lr: { type: 'string' },
   prior: { type: 'string' },
+  precision: { type: 'string' },
 } as const;
 
 export interface FitFlagValues {
@@ -27,6 +28,7 @@ export interface FitFlagValues {
   gtol?: string;
   lr?: string;
   prior?: string;
+  precision?: string;
 }
 
 /**
@@ -56,6 +58,8 @@ export function fitSettingsFromFlags(v: FitFlagValues, seed: number): Partial<Fi
   };
   if (v.tol !== undefined) s.tol = num(v.tol, 'tol', DEFAULT_SETTINGS.tol);
   if (v.gtol !== undefined) s.gtol = num(v.gtol, 'gtol', 1e-4);
+  if (v.precision !== undefined)
+    s.precision = oneOf(v.precision, 'precision', ['mixed', 'float64'] as const, 'mixed');
   if (v.prior !== undefined) {
     if (mode === 'paper')
       throw new UsageError('--prior applies to the default mode; paper mode is eq. 15 exactly.');

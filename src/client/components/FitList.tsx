@@ -90,6 +90,7 @@ export function FitList(props: {
         <p className="muted small" data-testid="fit-info">
           {shown.fit.steps} steps in {fmtSeconds(shown.fit.seconds)}
           {shown.fit.converged ? ', converged' : ''} · {shown.fit.engine}: {shown.fit.engineReason}
+          {shown.fit.precision === 'mixed' ? ' · float32 warm-up, float64 finish' : ''}
         </p>
       )}
       {shown && shown.fit.trace.length > 1 && <FitTrace fit={shown.fit} />}

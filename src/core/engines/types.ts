@@ -38,8 +38,15 @@ export interface Engine {
   readonly name: EngineName;
   /** How it runs, when that is worth telling the user (e.g. "on 4 shard workers"). */
   readonly detail?: string;
-  /** CE at `nat`; when `grad` is given it is overwritten with ∂CE/∂nat. */
-  evaluate(nat: Float64Array, grad: Float64Array | null): Promise<number>;
+  /** Whether `evaluate(…, coarse)` takes a float32 path (else the flag changes nothing). */
+  readonly float32?: boolean;
+  /**
+   * CE at `nat`; when `grad` is given it is overwritten with ∂CE/∂nat. With
+   * `coarse` the caller accepts float32 round-off (about 1e-7 relative per
+   * cell): an engine with a float32 path may take it (the wasm engine's
+   * `option32`); the others ignore the flag and evaluate as usual.
+   */
+  evaluate(nat: Float64Array, grad: Float64Array | null, coarse?: boolean): Promise<number>;
   /** Frees buffers and tensors. The engine is unusable afterwards. */
   dispose(): void;
 }

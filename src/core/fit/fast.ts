@@ -23,6 +23,8 @@ export interface FastOptions {
   precond: Float64Array | ((x: Float64Array) => Float64Array);
   /** Looser tolerances for an inner fit whose only use is a held-out score. */
   loose?: boolean;
+  /** Mixed precision (OptimOptions.coarse): from settings.precision, default on. */
+  coarse?: boolean;
   signal?: AbortSignal;
   onStep?: (s: OptimStep) => void;
 }
@@ -35,7 +37,7 @@ export interface FastOptions {
  * Steps and passes count both phases; the step cap covers both.
  */
 export async function fastFit(
-  f: (x: Float64Array, g: Float64Array) => Promise<number>,
+  f: (x: Float64Array, g: Float64Array, coarse?: boolean) => Promise<number>,
   x0: Float64Array,
   o: FastOptions,
 ): Promise<OptimResult> {
@@ -51,6 +53,7 @@ export async function fastFit(
       beta1: PAPER_ADAM.beta1,
       beta2: PAPER_ADAM.beta2,
       eps: PAPER_ADAM.eps,
+      coarse: o.coarse,
       signal: o.signal,
       onStep: o.onStep,
     });
@@ -65,6 +68,7 @@ export async function fastFit(
     signal: o.signal,
     precond: typeof o.precond === 'function' ? o.precond(x) : o.precond,
     memory: s.memory ?? FAST_MEMORY,
+    coarse: o.coarse,
     onStep:
       o.onStep && ((st) => o.onStep!({ ...st, step: st.step + steps, passes: st.passes + passes })),
   });

@@ -129,7 +129,13 @@ export async function fitDatasetFull(
         phase,
       });
     };
-    const f = (x: Float64Array, g: Float64Array) => obj.f(x, g);
+    const f = (x: Float64Array, g: Float64Array, coarse?: boolean) => obj.f(x, g, coarse);
+    // Mixed precision where the engine has a float32 path (the fast optimiser only:
+    // paper Adam stays float64, as the reference it is measured against).
+    const mixed =
+      settings.optimizer === 'fast' &&
+      (settings.precision ?? 'mixed') === 'mixed' &&
+      engine.float32 === true;
     let res: OptimResult;
     const override = settings.prior ?? {};
     let selection: StrengthChoice | null = null;
@@ -170,6 +176,7 @@ export async function fitDatasetFull(
         settings,
         warm,
         precond: countPreconditioner(posed),
+        coarse: mixed,
         signal: opts.signal,
         onStep,
       });
@@ -202,6 +209,7 @@ export async function fitDatasetFull(
       res,
       seconds,
       engineReason: engine.detail ? `${handle.reason}; ${engine.detail}` : handle.reason,
+      precision: mixed ? 'mixed' : 'float64',
       trace,
       scales: scalesOf(posed.P.groups, posed.P.priors, override),
       priorSelection: selection

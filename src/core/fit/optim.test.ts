@@ -72,6 +72,94 @@ describe('L-BFGS stopping rule', () => {
   });
 });
 
+/**
+ * The quadratic with a float32-like coarse mode: every coarse value is biased by
+ * +0.25 and carries a ±1e-3 wobble that no line search near the minimum can see
+ * through; coarse gradients are rounded to float32. `log` records each call's mode.
+ */
+function mixedQuadratic(w: number[], log: boolean[]): Objective {
+  const exact = quadratic(w);
+  return async (x, g, coarse = false) => {
+    log.push(coarse);
+    const f = await exact(x, g);
+    if (!coarse) return f;
+    for (let q = 0; q < g.length; q++) g[q] = Math.fround(g[q]);
+    return f + 0.25 + 1e-3 * Math.sin(1e6 * x[0]);
+  };
+}
+
+describe('mixed precision (coarse evaluations)', () => {
+  const w = [1, 30, 0.2, 5, 0.05];
+
+  it('L-BFGS starts coarse, finishes in float64, and reports the float64 value', async () => {
+    const log: boolean[] = [];
+    const f = mixedQuadratic(w, log);
+    const r = await lbfgs(f, new Float64Array(w.length), {
+      maxSteps: 500,
+      tol: 1e-10,
+      gtol: 1e-7,
+      coarse: true,
+    });
+    expect(r.reason).toBe('gradient');
+    expect(r.gradNorm).toBeLessThanOrEqual(1e-7);
+    for (const v of r.x) expect(Math.abs(v - 1)).toBeLessThan(1e-5);
+    // The value is the float64 objective at x (the coarse one is 0.25 above).
+    expect(r.value).toBe(await quadratic(w)(r.x, new Float64Array(w.length)));
+    // Coarse first; once float64, never coarse again; every pass counted.
+    expect(log[0]).toBe(true);
+    const firstExact = log.indexOf(false);
+    expect(firstExact).toBeGreaterThan(0);
+    expect(log.slice(firstExact).every((c) => !c)).toBe(true);
+    expect(r.passes).toBe(log.length);
+  });
+
+  it('L-BFGS at its step cap while still coarse reports the float64 value', async () => {
+    const log: boolean[] = [];
+    const r = await lbfgs(mixedQuadratic(w, log), new Float64Array(w.length), {
+      maxSteps: 2,
+      tol: 1e-12,
+      gtol: 1e-12,
+      coarse: true,
+    });
+    expect(r.reason).toBe('max-steps');
+    expect(log.at(-1)).toBe(false);
+    expect(r.value).toBe(await quadratic(w)(r.x, new Float64Array(w.length)));
+  });
+
+  it('without `coarse` every evaluation is float64', async () => {
+    const log: boolean[] = [];
+    await lbfgs(mixedQuadratic(w, log), new Float64Array(w.length), {
+      maxSteps: 50,
+      tol: 1e-10,
+      gtol: 1e-7,
+    });
+    expect(log.every((c) => !c)).toBe(true);
+    log.length = 0;
+    await adam(mixedQuadratic(w, log), new Float64Array(w.length), {
+      maxSteps: 5,
+      lr: 0.1,
+      beta1: 0.9,
+      beta2: 0.999,
+      eps: 1e-8,
+    });
+    expect(log.every((c) => !c)).toBe(true);
+  });
+
+  it('Adam takes every step coarsely and reports the float64 value at its end', async () => {
+    const log: boolean[] = [];
+    const r = await adam(mixedQuadratic(w, log), new Float64Array(w.length), {
+      maxSteps: 5,
+      lr: 0.1,
+      beta1: 0.9,
+      beta2: 0.999,
+      eps: 1e-8,
+      coarse: true,
+    });
+    expect(log).toEqual([true, true, true, true, true, false]);
+    expect(r.value).toBe(await quadratic(w)(r.x, new Float64Array(w.length)));
+  });
+});
+
 describe('Adam', () => {
   it('runs its fixed steps, reports max-steps and rejects a NaN gradient', async () => {
     const r = await adam(quadratic([1]), new Float64Array(1), {

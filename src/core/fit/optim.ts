@@ -4,7 +4,11 @@
  * now and then so a worker can receive a cancel message mid-fit.
  */
 
-export type Objective = (x: Float64Array, grad: Float64Array) => Promise<number>;
+/**
+ * The objective and its gradient at x. `coarse`: the optimiser accepts float32
+ * round-off in this evaluation (Engine.evaluate); an objective may ignore it.
+ */
+export type Objective = (x: Float64Array, grad: Float64Array, coarse?: boolean) => Promise<number>;
 
 export interface OptimStep {
   step: number;
@@ -16,6 +20,13 @@ export interface OptimStep {
 
 export interface OptimOptions {
   maxSteps: number;
+  /**
+   * Mixed precision: steps may evaluate coarsely (float32 where the engine has
+   * it). Adam uses only gradients, so all its steps may; L-BFGS does until its
+   * line search can no longer judge progress (below). Every returned value and
+   * the convergence test are float64.
+   */
+  coarse?: boolean;
   signal?: AbortSignal;
   onStep?: (s: OptimStep) => void;
 }
@@ -95,7 +106,7 @@ export async function adam(f: Objective, x0: Float64Array, o: AdamOptions): Prom
   const m = new Float64Array(x.length);
   const v = new Float64Array(x.length);
   for (let t = 1; t <= o.maxSteps; t++) {
-    const value = await f(x, g);
+    const value = await f(x, g, o.coarse);
     if (!Number.isFinite(value) || !allFinite(g))
       throw new Error(
         `Adam: the objective or its gradient became non-finite at step ${t} (objective ${value}).`,
@@ -159,7 +170,13 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
   const rhos: number[] = [];
   let x = Float64Array.from(x0);
   let g = new Float64Array(n);
-  let fx = await f(x, g);
+  // Mixed precision: coarse until a line search fails or either convergence
+  // test passes (the objective's or the gradient's); then float64 from
+  // the same point and curvature memory to the end (float32 round-off in the
+  // objective is about 1e-7 per cell, beyond what a line search near the
+  // optimum can resolve, while its gradients are accurate to about 1e-6).
+  let coarse = o.coarse === true;
+  let fx = await f(x, g, coarse);
   let passes = 1;
   if (!Number.isFinite(fx) || !allFinite(g))
     throw new Error(
@@ -173,6 +190,14 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
   let step = 0;
   const xn = new Float64Array(n);
   let gn = new Float64Array(n);
+  /** Leaves coarse evaluation: the objective and gradient at x again, in float64. */
+  const refine = async () => {
+    coarse = false;
+    fx = await f(x, g, false);
+    passes++;
+    calm = 0;
+    norm = gradNorms(g, o.precond).scaled;
+  };
   while (step < o.maxSteps) {
     // Two-loop recursion: d = −H g.
     for (let q = 0; q < n; q++) d[q] = -g[q];
@@ -198,6 +223,10 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
       for (let q = 0; q < n; q++) d[q] += (alpha[k] - b) * S[k][q];
     }
     let dg = dot(d, g);
+    if (!(dg < 0) && coarse) {
+      await refine();
+      continue;
+    }
     if (!(dg < 0)) {
       // Not a descent direction (round-off): restart from steepest descent.
       S.length = Y.length = rhos.length = 0;
@@ -216,7 +245,7 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
     let accepted = false;
     for (let ls = 0; ls < 30; ls++) {
       for (let q = 0; q < n; q++) xn[q] = x[q] + t * d[q];
-      fn = await f(xn, gn);
+      fn = await f(xn, gn, coarse);
       passes++;
       await checkpoint(o.signal);
       // A trial point whose objective or gradient is not finite is treated as too far.
@@ -227,6 +256,10 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
         break;
       }
       t = hi < Infinity ? (lo + hi) / 2 : 2 * lo;
+    }
+    if (!accepted && !(Number.isFinite(fn) && allFinite(gn) && fn < fx) && coarse) {
+      await refine();
+      continue;
     }
     if (!accepted && !(Number.isFinite(fn) && allFinite(gn) && fn < fx)) {
       // A stale curvature memory can point nowhere useful: forget it and try
@@ -263,11 +296,14 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
     o.onStep?.({ step, passes, value: fx, x });
     calm = rel < o.tol ? calm + 1 : 0;
     norm = gradNorms(g, o.precond).scaled;
+    if (coarse && (calm >= 3 || norm <= o.gtol)) await refine();
     if (calm >= 3 && norm <= o.gtol) {
       reason = 'gradient';
       break;
     }
   }
+  // The step cap reached while still coarse: the reported value is float64.
+  if (coarse) await refine();
   // A stall exactly at a stationary point still counts as converged.
   if (reason === 'no-progress' && norm <= o.gtol) reason = 'gradient';
   const converged = reason === 'gradient';

@@ -61,9 +61,10 @@ export function makeObjective(posed: Posed, engine: Engine) {
   const nat = new Float64Array(P.natSize);
   const gNat = new Float64Array(P.natSize);
   const last: ObjectiveParts = { crossEntropy: NaN, prior: NaN, penalty: NaN };
-  const f = async (x: Float64Array, gx: Float64Array | null): Promise<number> => {
+  /** `coarse`: float32 round-off is acceptable (Engine.evaluate). */
+  const f = async (x: Float64Array, gx: Float64Array | null, coarse = false): Promise<number> => {
     P.toNatural(x, nat);
-    const ce = await engine.evaluate(nat, gx ? gNat : null);
+    const ce = await engine.evaluate(nat, gx ? gNat : null, coarse);
     if (!gx) gNat.fill(0);
     const { prior, penalty } = P.pullback(x, nat, gNat, gx);
     last.crossEntropy = ce;

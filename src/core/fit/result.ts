@@ -23,6 +23,7 @@ interface BuildArgs {
   trace: TracePoint[];
   scales: PriorScale[];
   priorSelection?: FitJson['priorSelection'];
+  precision: FitJson['precision'];
 }
 
 /**
@@ -144,6 +145,7 @@ export async function buildFitJson(a: BuildArgs): Promise<FitJson> {
     seconds: a.seconds,
     engine: a.engine.name,
     engineReason: a.engineReason,
+    precision: a.precision,
     settings: a.settings,
     Kmax,
     llms,

@@ -151,11 +151,12 @@ export async function choosePriorStrength(
     const precond = countPreconditioner(posed);
     for (const lambda of STRENGTH_GRID) {
       posed.P.priors = specsAt(posed.P.groups, lambda, override);
-      const res = await fastFit((v, g) => obj.f(v, g), x, {
+      const res = await fastFit(obj.f, x, {
         settings: { ...settings, steps: Math.min(settings.steps, INNER_MAX_STEPS) },
         warm: trials.length === 0 ? (settings.warmup ?? FAST_WARMUP) : 0,
         precond,
         loose: true,
+        coarse: (settings.precision ?? 'mixed') === 'mixed',
         signal: o.signal,
         onStep: o.onStep,
       });

@@ -35,6 +35,13 @@ export interface FitSettings {
   warmup?: number;
   /** Fast optimiser: L-BFGS memory, in curvature pairs (default FAST_MEMORY). */
   memory?: number;
+  /**
+   * Fast optimiser: 'mixed' (default) lets the Adam warm-up and L-BFGS's early
+   * steps take the engine's float32 path where it has one (the wasm engine);
+   * L-BFGS finishes in float64, and every reported figure is float64.
+   * 'float64' evaluates in float64 throughout.
+   */
+  precision?: 'mixed' | 'float64';
   /** Binary models: correctness as argmax = key ('hard') or the mass on the key ('soft'). */
   binaryTarget?: 'hard' | 'soft';
 }
@@ -171,6 +178,12 @@ export interface FitJson {
   seconds: number;
   engine: EngineName;
   engineReason: string;
+  /**
+   * 'mixed': the warm-up and L-BFGS's early passes ran the engine's float32
+   * kernel (settings.precision); 'float64' otherwise. Every figure in this
+   * file is computed in float64 either way.
+   */
+  precision?: 'mixed' | 'float64';
   settings: FitSettings;
   Kmax: number;
   llms: LlmResult[];

@@ -46,6 +46,8 @@ export async function createParallelFusedEngine(
     for (const p of pending.values()) p.reject(e);
     pending.clear();
   };
+  // Whether every shard has a float32 path (each reports it when ready).
+  let float32 = true;
   const ready = ports.map(
     (port, s) =>
       new Promise<void>((resolve, reject) => {
@@ -54,7 +56,10 @@ export async function createParallelFusedEngine(
           fail(e);
         });
         port.onMessage((msg) => {
-          if (msg.type === 'ready') return resolve();
+          if (msg.type === 'ready') {
+            float32 &&= msg.float32 === true;
+            return resolve();
+          }
           const p = pending.get(msg.id);
           if (!p) return;
           pending.delete(msg.id);
@@ -72,18 +77,19 @@ export async function createParallelFusedEngine(
       }),
   );
   await Promise.all(ready);
-  const ask = (port: ShardPort, nat: Float64Array, wantGrad: boolean) =>
+  const ask = (port: ShardPort, nat: Float64Array, wantGrad: boolean, coarse: boolean) =>
     new Promise<{ ce: number; grad: Float64Array | null }>((resolve, reject) => {
       if (failed) return reject(failed);
       const id = next++;
       pending.set(id, { resolve, reject });
-      port.post({ type: 'evaluate', id, nat, wantGrad }, []);
+      port.post({ type: 'evaluate', id, nat, wantGrad, coarse }, []);
     });
   return {
     name: kernel,
     detail: `spread over ${ports.length} shard workers`,
-    async evaluate(nat, grad) {
-      const parts = await Promise.all(ports.map((p) => ask(p, nat, grad !== null)));
+    float32,
+    async evaluate(nat, grad, coarse = false) {
+      const parts = await Promise.all(ports.map((p) => ask(p, nat, grad !== null, coarse)));
       let ce = 0;
       if (grad) grad.fill(0);
       for (const r of parts) {

@@ -71,6 +71,13 @@ describe('parallel fused engine', () => {
       }
       expect(worst / norm).toBeLessThan(1e-10);
       expect(await engine.evaluate(nat, null)).toBe(ce);
+      // `coarse` reaches the shards: their float32 kernel, to wasm.test.ts's tolerances.
+      const ce32 = await engine.evaluate(nat, g, true);
+      expect(ce32).not.toBe(ce);
+      expect(Math.abs(ce32 - ceRef) / ceRef).toBeLessThan(1e-7);
+      worst = 0;
+      for (let q = 0; q < g.length; q++) worst = Math.max(worst, Math.abs(g[q] - gRef[q]));
+      expect(worst / norm).toBeLessThan(1e-6);
     } finally {
       engine.dispose();
     }

@@ -17,7 +17,7 @@ export function createShardServer(post: (msg: ShardReply, transfer: ArrayBuffer[
         // Falls back to the JS loop itself where the kernel does not apply or load.
         void createWasmEvaluate(problem).then((w) => {
           evaluate = w.evaluate;
-          post({ type: 'ready' }, []);
+          post({ type: 'ready', float32: w.float32 === true }, []);
         });
       } else {
         evaluate = (nat, grad) => evaluateFused(problem, nat, grad);
@@ -28,7 +28,7 @@ export function createShardServer(post: (msg: ShardReply, transfer: ArrayBuffer[
     try {
       if (!evaluate) throw new Error('shard not initialised');
       const grad = msg.wantGrad ? new Float64Array(msg.nat.length) : null;
-      const ce = evaluate(msg.nat, grad);
+      const ce = evaluate(msg.nat, grad, msg.coarse);
       post({ type: 'result', id: msg.id, ce, grad }, grad ? [grad.buffer as ArrayBuffer] : []);
     } catch (e) {
       post({ type: 'error', id: msg.id, message: (e as Error).message }, []);

@@ -45,9 +45,10 @@ export type ShardKernel = 'fused' | 'wasm';
 export type ShardRequest =
   /** `kernel`: the loop each shard runs, the JS fused loop (default) or the WASM kernel. */
   | { type: 'init'; problem: Problem; kernel?: ShardKernel }
-  | { type: 'evaluate'; id: number; nat: Float64Array; wantGrad: boolean };
+  | { type: 'evaluate'; id: number; nat: Float64Array; wantGrad: boolean; coarse?: boolean };
 
 export type ShardReply =
-  | { type: 'ready' }
+  /** `float32`: the shard's evaluator has a float32 path (the WASM kernel loaded). */
+  | { type: 'ready'; float32?: boolean }
   | { type: 'result'; id: number; ce: number; grad: Float64Array | null }
   | { type: 'error'; id: number; message: string };

@@ -18,8 +18,12 @@ const CHUNK = 8192;
  */
 const GATE_LIMIT = 300;
 
-/** An evaluator of the CE and gradient, synchronous once created. */
-export type Evaluate = (nat: Float64Array, grad: Float64Array | null) => number;
+/**
+ * An evaluator of the CE and gradient, synchronous once created. `coarse`: the
+ * caller accepts float32 round-off (the kernel's `option32`), where the engine
+ * has it; otherwise, and by default, the evaluation is float64 throughout.
+ */
+export type Evaluate = (nat: Float64Array, grad: Float64Array | null, coarse?: boolean) => number;
 
 /** Whether the WASM kernel covers a problem: the nominal family on the option channel. */
 export function wasmCovers(problem: Problem): boolean {
@@ -48,8 +52,8 @@ export async function createWasmNominal(
   const pScr = take(SCRATCH);
   const pJ = take(n * 4);
   const pI = take(n * 4);
-  // Targets with an even stride Kt, zero beyond each cell's K (see kernel.wat).
-  const Kt = Kmax + (Kmax & 1);
+  // Targets with a stride Kt of Kmax rounded up to 4, zero beyond each cell's K (see kernel.wat).
+  const Kt = (Kmax + 3) & ~3;
   const pT = take(n * Kt * 4);
   const pK = take(I);
   const pBt = take(I * 8);
@@ -58,6 +62,8 @@ export async function createWasmNominal(
   const pGbt = take(I * 8);
   const pNat = take(L.size * 8);
   const pGrad = take(L.size * 8);
+  const pNat32 = take(L.size * 4);
+  const pGrad32 = take(L.size * 4);
   if (top > 2 ** 32 - PAGE) throw new Error(`${top} bytes do not fit a 32-bit WASM memory`);
   const have = k.memory.buffer.byteLength;
   if (top > have) k.memory.grow(Math.ceil((top - have) / PAGE));
@@ -76,6 +82,10 @@ export async function createWasmNominal(
   const gbt = new Float64Array(buf, pGbt, I);
   const natW = new Float64Array(buf, pNat, L.size);
   const gradW = new Float64Array(buf, pGrad, L.size);
+  const nat32 = new Float32Array(buf, pNat32, L.size);
+  const grad32 = new Float32Array(buf, pGrad32, L.size);
+  // The blocks whose gradient the float32 kernel accumulates in float32.
+  const blocks32 = [L.delta, L.w0] as const;
   const scratch = new Float64Array(Kmax);
   const flagBits = (flags.sharpness ? 1 : 0) | (flags.position ? 2 : 0) | (flags.fallback ? 4 : 0);
   const { nOptions, key } = cells;
@@ -96,27 +106,39 @@ export async function createWasmNominal(
     }
     return true;
   };
-  return (nat, grad) => {
+  /** One kernel call on cells [q0, q0 + m). */
+  const call = (q0: number, m: number, g: number, coarse: boolean) =>
+    coarse
+      ? // prettier-ignore
+        k.option32(
+          m, Kmax, flagBits, g, pJ + 4 * q0, pI + 4 * q0, pT + 4 * q0 * Kt, pK, pNat, pGrad,
+          pNat32, pGrad32, pBt, pEa, pEb, pGbt, pScr,
+          L.theta, L.s, L.delta, L.rho, L.a, L.c, L.w0, L.kappa,
+        )
+      : // prettier-ignore
+        k.option(
+          m, Kmax, flagBits, g, pJ + 4 * q0, pI + 4 * q0, pT + 4 * q0 * Kt, pK, pNat, pGrad,
+          pBt, pEa, pEb, pGbt, pScr,
+          L.theta, L.s, L.delta, L.rho, L.a, L.c, L.w0, L.kappa,
+        );
+  return (nat, grad, coarse = false) => {
     if (flags.fallback && !gate(nat)) return nominalCE(nat, grad, L, flags, cells);
     natW.set(nat);
+    if (coarse) nat32.set(nat);
     if (grad) {
       gradW.fill(0);
       gbt.fill(0);
+      if (coarse) grad32.fill(0);
     }
     // In chunks of cells: V8 first runs WASM in its baseline tier and moves a
     // function to the optimising tier between calls, so one call over all cells
     // would run the whole first pass unoptimised.
     let ce = 0;
-    for (let q0 = 0; q0 < n; q0 += CHUNK) {
-      // prettier-ignore
-      ce += k.option(
-        Math.min(CHUNK, n - q0), Kmax, flagBits, grad ? 1 : 0,
-        pJ + 4 * q0, pI + 4 * q0, pT + 4 * q0 * Kt, pK, pNat, pGrad, pBt, pEa, pEb, pGbt, pScr,
-        L.theta, L.s, L.delta, L.rho, L.a, L.c, L.w0, L.kappa,
-      );
-    }
+    for (let q0 = 0; q0 < n; q0 += CHUNK)
+      ce += call(q0, Math.min(CHUNK, n - q0), grad ? 1 : 0, coarse);
     if (grad) {
       grad.set(gradW);
+      if (coarse) for (let q = blocks32[0]; q < blocks32[1]; q++) grad[q] = grad32[q];
       if (flags.fallback) addBtildeGradient(nat, grad, gbt, L, nOptions, key, scratch);
     }
     return ce;
@@ -133,7 +155,7 @@ export async function createWasmNominal(
  */
 export async function createWasmEvaluate(
   problem: Problem,
-): Promise<{ evaluate: Evaluate; detail?: string }> {
+): Promise<{ evaluate: Evaluate; detail?: string; float32?: boolean }> {
   if (!wasmCovers(problem) || problem.kind !== 'nominal') {
     return {
       evaluate: (nat, grad) => evaluateFused(problem, nat, grad),
@@ -141,7 +163,10 @@ export async function createWasmEvaluate(
     };
   }
   try {
-    return { evaluate: await createWasmNominal(problem.layout, problem.flags, problem.cells) };
+    return {
+      evaluate: await createWasmNominal(problem.layout, problem.flags, problem.cells),
+      float32: true,
+    };
   } catch (e) {
     return {
       evaluate: (nat, grad) => evaluateFused(problem, nat, grad),
@@ -155,12 +180,13 @@ export async function createWasmEvaluate(
  * single-threaded (see createWasmEvaluate for what falls back to the JS loop).
  */
 export async function createWasmEngine(problem: Problem): Promise<Engine> {
-  const { evaluate, detail } = await createWasmEvaluate(problem);
+  const { evaluate, detail, float32 } = await createWasmEvaluate(problem);
   return {
     name: 'wasm',
     ...(detail ? { detail } : {}),
-    async evaluate(nat, grad) {
-      return evaluate(nat, grad);
+    float32: float32 === true,
+    async evaluate(nat, grad, coarse) {
+      return evaluate(nat, grad, coarse);
     },
     dispose() {},
   };

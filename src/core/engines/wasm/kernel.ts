@@ -25,6 +25,8 @@ export interface KernelExports {
   exp(x: number): number;
   /** The kernel's ln x on one number (for tests of its stated bound). */
   log(x: number): number;
+  /** The float32 kernel's e^x on one number (for tests of its stated bound). */
+  exp32(x: number): number;
   /** CE of cells [0, n) on the option channel; see kernel.wat for the arguments. */
   option(
     n: number,
@@ -37,6 +39,37 @@ export interface KernelExports {
     pK: number,
     pNat: number,
     pGrad: number,
+    pBt: number,
+    pEa: number,
+    pEb: number,
+    pGbt: number,
+    pScr: number,
+    oTheta: number,
+    oS: number,
+    oDelta: number,
+    oRho: number,
+    oA: number,
+    oC: number,
+    oW0: number,
+    oKappa: number,
+  ): number;
+  /**
+   * The same CE in float32 arithmetic (see kernel.wat for what stays float64):
+   * `option`'s arguments plus a float32 copy of nat and a float32 gradient.
+   */
+  option32(
+    n: number,
+    Kmax: number,
+    flags: number,
+    wantGrad: number,
+    pJ: number,
+    pI: number,
+    pT: number,
+    pK: number,
+    pNat: number,
+    pGrad: number,
+    pNat32: number,
+    pGrad32: number,
     pBt: number,
     pEa: number,
     pEb: number,

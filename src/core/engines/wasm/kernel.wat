@@ -12,8 +12,8 @@
 ;; last vector's second lane (k = K) reads the next slot of each block (a padded
 ;; slot, the next block's first entry, or up to 16 bytes of padding the engine
 ;; leaves after every array). That lane is masked: its z is −∞ before the max and
-;; its e is 0 exactly; its target is 0, as the engine copies the targets with an
-;; even stride and zeros beyond each cell's K. Hence its ∂CE/∂z is exactly 0 and
+;; its e is 0 exactly; its target is 0, as the engine copies the targets with a
+;; stride of Kmax rounded up to 4 and zeros beyond each cell's K. Hence its ∂CE/∂z is exactly 0 and
 ;; the gradient stores of that lane add +0 to a neighbouring slot, which is a no-op.
 ;;
 ;; exp, for x ≤ 709 (the kernel's arguments are ≤ 0): x = n·ln2 + r, n = round(x/ln2)
@@ -153,10 +153,11 @@
       (f64.load (i32.add (local.get $pNat) (i32.shl (local.get $oKappa) (i32.const 3)))))
     (local.set $s (f64.const 1))
     (local.set $G (f64.const 0))
-    ;; Targets are float32 with an even stride (Kmax rounded up), padded with 0, so
-    ;; the padding lane of a last vector reads a 0 target and needs no mask.
+    ;; Targets are float32 with a stride of Kmax rounded up to a multiple of 4 (the
+    ;; float32 kernel's vectors), padded with 0, so the padding lane of a last
+    ;; vector reads a 0 target and needs no mask.
     (local.set $tq (local.get $pT))
-    (local.set $rowT (i32.shl (i32.and (i32.add (local.get $Kmax) (i32.const 1)) (i32.const -2)) (i32.const 2)))
+    (local.set $rowT (i32.shl (i32.and (i32.add (local.get $Kmax) (i32.const 3)) (i32.const -4)) (i32.const 2)))
     (local.set $iPrev (i32.const -1))
     (block $done
       (loop $cell
@@ -352,6 +353,322 @@
                   (i32.shl (i32.add (local.get $oS) (local.get $j)) (i32.const 3))))
                 (f64.store (local.get $addr)
                   (f64.add (f64.load (local.get $addr)) (f64.add (f64x2.extract_lane 0 (local.get $gsV)) (f64x2.extract_lane 1 (local.get $gsV)))))))
+            (local.set $addr (i32.add (local.get $pGrad)
+              (i32.shl (i32.add (local.get $oTheta) (local.get $j)) (i32.const 3))))
+            (f64.store (local.get $addr) (f64.add (f64.load (local.get $addr)) (local.get $gtheta)))))
+        (local.set $q (i32.add (local.get $q) (i32.const 1)))
+        (local.set $tq (i32.add (local.get $tq) (local.get $rowT)))
+        (br $cell)))
+    (if (local.get $pending)
+      (then
+        (local.set $ce (f64.add (local.get $ce) (f64.mul (local.get $pendTs)
+          (f64x2.extract_lane 0 (call $logv (f64x2.splat (local.get $pendSum)))))))))
+    (if (local.get $wantGrad)
+      (then
+        (local.set $addr (i32.add (local.get $pGrad) (i32.shl (local.get $oW0) (i32.const 3))))
+        (f64.store (local.get $addr) (f64.add (f64.load (local.get $addr)) (local.get $gw0)))
+        (local.set $addr (i32.add (local.get $pGrad) (i32.shl (local.get $oKappa) (i32.const 3))))
+        (f64.store (local.get $addr) (f64.add (f64.load (local.get $addr)) (local.get $gkappa)))))
+    (local.get $ce))
+
+  ;; ---------------------------------------------------------------------------
+  ;; The float32 kernel: the same function as "option" with four options per
+  ;; f32x4, for passes where round-off of about 1e-7 relative per cell is
+  ;; acceptable (engine.ts says which). What stays float64: θ_j, s_j, the gate
+  ;; (read from the float64 nat and demoted per cell), each cell's log Σe (two
+  ;; cells per f64x2, $logv above), the CE sum, and the gradients of θ, s, w0, κ
+  ;; and b̃. What is float32: a, c, δ, ρ (a float32 copy of nat at $pNat32),
+  ;; z, e^(z−m), the per-cell sums, and the gradients of a, c, δ, ρ, which are
+  ;; ADDED into the float32 array at $pGrad32 (the caller zeroes it) at the same
+  ;; offsets as in nat. Padding lanes as in "option": lanes k ≥ K are masked, and
+  ;; their stores add +0 to a neighbouring slot (every array is followed by 16
+  ;; bytes of zeros).
+  ;;
+  ;; e^x in float32 for x ≤ 0: x = n·ln2 + r, n = round(x/ln2) (by adding 1.5·2^23),
+  ;; ln2 = 0.693359375 − 2.12194440e-4 (Cody–Waite; n·ln2_hi is exact for |n| < 2^8),
+  ;; e^r by its Taylor polynomial of degree 7 (Estrin), truncation
+  ;;   e^|r| · |r|^8 / 8! ≤ 1.415 · 0.3466^8 / 40320 < 7.5e-9 relative,
+  ;; so float32 rounding dominates; bound tested (wasm.test.ts): 4e-7 relative on
+  ;; [−87, 0]. exp(x) = 0 for x < −87 (true value below 1.7e-38), NaN stays NaN.
+  (func $exp32 (param $x v128) (result v128)
+    (local $xc v128) (local $sh v128) (local $en v128) (local $r v128) (local $r2 v128)
+    (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $q3 v128)
+    (local.set $xc (f32x4.pmax (local.get $x) (v128.const f32x4 -87 -87 -87 -87)))
+    (local.set $sh (f32x4.add
+      (f32x4.mul (local.get $xc) (v128.const f32x4 1.44269504 1.44269504 1.44269504 1.44269504))
+      (v128.const f32x4 12582912 12582912 12582912 12582912)))
+    (local.set $en (f32x4.sub (local.get $sh) (v128.const f32x4 12582912 12582912 12582912 12582912)))
+    (local.set $r (f32x4.sub
+      (f32x4.sub (local.get $xc)
+        (f32x4.mul (local.get $en) (v128.const f32x4 0.693359375 0.693359375 0.693359375 0.693359375)))
+      (f32x4.mul (local.get $en) (v128.const f32x4 -2.12194440e-4 -2.12194440e-4 -2.12194440e-4 -2.12194440e-4))))
+    (local.set $r2 (f32x4.mul (local.get $r) (local.get $r)))
+    (local.set $q0 (f32x4.add (v128.const f32x4 1 1 1 1) (local.get $r)))
+    (local.set $q1 (f32x4.add (v128.const f32x4 0.5 0.5 0.5 0.5)
+      (f32x4.mul (local.get $r) (v128.const f32x4 1.66666667e-1 1.66666667e-1 1.66666667e-1 1.66666667e-1))))
+    (local.set $q2 (f32x4.add (v128.const f32x4 4.16666667e-2 4.16666667e-2 4.16666667e-2 4.16666667e-2)
+      (f32x4.mul (local.get $r) (v128.const f32x4 8.33333333e-3 8.33333333e-3 8.33333333e-3 8.33333333e-3))))
+    (local.set $q3 (f32x4.add (v128.const f32x4 1.38888889e-3 1.38888889e-3 1.38888889e-3 1.38888889e-3)
+      (f32x4.mul (local.get $r) (v128.const f32x4 1.98412698e-4 1.98412698e-4 1.98412698e-4 1.98412698e-4))))
+    (local.set $q0 (f32x4.add (local.get $q0) (f32x4.mul (local.get $r2) (local.get $q1))))
+    (local.set $q2 (f32x4.add (local.get $q2) (f32x4.mul (local.get $r2) (local.get $q3))))
+    (local.set $q0 (f32x4.add (local.get $q0)
+      (f32x4.mul (f32x4.mul (local.get $r2) (local.get $r2)) (local.get $q2))))
+    ;; · 2^n, whose bits are (n + 127) << 23; zero where x < −87 (and for −∞)
+    (v128.andnot
+      (f32x4.mul (local.get $q0)
+        (i32x4.shl (i32x4.add (local.get $sh) (v128.const i32x4 127 127 127 127)) (i32.const 23)))
+      (f32x4.lt (local.get $x) (v128.const f32x4 -87 -87 -87 -87))))
+
+  (func (export "exp32") (param $x f32) (result f32)
+    (f32x4.extract_lane 0 (call $exp32 (f32x4.splat (local.get $x)))))
+
+  ;; CE over cells [0, n), float32 as described above; arguments as "option",
+  ;; plus the float32 copy of nat and the float32 gradient of a, c, δ, ρ.
+  (func (export "option32")
+    (param $n i32) (param $Kmax i32) (param $flags i32) (param $wantGrad i32)
+    (param $pJ i32) (param $pI i32) (param $pT i32) (param $pK i32)
+    (param $pNat i32) (param $pGrad i32) (param $pNat32 i32) (param $pGrad32 i32)
+    (param $pBt i32) (param $pEa i32) (param $pEb i32) (param $pGbt i32)
+    (param $pScr i32)
+    (param $oTheta i32) (param $oS i32) (param $oDelta i32) (param $oRho i32)
+    (param $oA i32) (param $oC i32) (param $oW0 i32) (param $oKappa i32)
+    (result f64)
+    (local $sharp i32) (local $pos i32) (local $fb i32) (local $gOff i32)
+    (local $rowB i32) (local $q i32) (local $j i32) (local $i i32) (local $KB i32) (local $kb i32)
+    (local $ai i32) (local $ci i32) (local $dj i32) (local $rj i32) (local $tq i32) (local $rowT i32)
+    (local $scrZ i32) (local $scrV i32) (local $scrE i32) (local $addr i32)
+    (local $iPrev i32) (local $pending i32)
+    (local $w0 f64) (local $kappa f64) (local $theta f64) (local $bt f64)
+    (local $G f64) (local $sum f64) (local $tsum f64) (local $pendSum f64) (local $pendTs f64)
+    (local $ce f64) (local $gt f64) (local $gw0 f64) (local $gkappa f64) (local $gtheta f64)
+    (local $thetaV v128) (local $sV v128) (local $GV v128) (local $omGV v128) (local $mV v128)
+    (local $kf v128) (local $KV v128) (local $mask v128) (local $lv v128)
+    (local $vv v128) (local $z v128) (local $x v128) (local $e v128) (local $tv v128)
+    (local $rho v128) (local $gu v128) (local $gv v128) (local $coef v128)
+    (local $esV v128) (local $tsV v128) (local $tzV v128)
+    (local $gGV v128) (local $gsV v128) (local $gthV v128)
+    (local $xc v128) (local $sh v128) (local $en v128) (local $r v128) (local $r2 v128)
+    (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $q3 v128) (local $ab v128) (local $c0 v128)
+    (local.set $sharp (i32.and (local.get $flags) (i32.const 1)))
+    (local.set $pos (i32.and (local.get $flags) (i32.const 2)))
+    (local.set $fb (i32.and (local.get $flags) (i32.const 4)))
+    (local.set $gOff (i32.sub (local.get $pGrad32) (local.get $pNat32)))
+    (local.set $rowB (i32.shl (local.get $Kmax) (i32.const 2)))
+    (local.set $scrZ (local.get $pScr))
+    (local.set $scrV (i32.add (local.get $pScr) (i32.const 1024)))
+    (local.set $scrE (i32.add (local.get $pScr) (i32.const 2048)))
+    (local.set $w0 (f64.load (i32.add (local.get $pNat) (i32.shl (local.get $oW0) (i32.const 3)))))
+    (local.set $kappa
+      (f64.load (i32.add (local.get $pNat) (i32.shl (local.get $oKappa) (i32.const 3)))))
+    (local.set $sV (v128.const f32x4 1 1 1 1))
+    (local.set $G (f64.const 0))
+    (local.set $tq (local.get $pT))
+    (local.set $rowT (i32.shl (i32.and (i32.add (local.get $Kmax) (i32.const 3)) (i32.const -4)) (i32.const 2)))
+    (local.set $iPrev (i32.const -1))
+    (block $done
+      (loop $cell
+        (br_if $done (i32.ge_u (local.get $q) (local.get $n)))
+        (local.set $j (i32.load (i32.add (local.get $pJ) (i32.shl (local.get $q) (i32.const 2)))))
+        (local.set $i (i32.load (i32.add (local.get $pI) (i32.shl (local.get $q) (i32.const 2)))))
+        (if (i32.ne (local.get $i) (local.get $iPrev))
+          (then
+            (local.set $iPrev (local.get $i))
+            (local.set $KB
+              (i32.shl (i32.load8_u (i32.add (local.get $pK) (local.get $i))) (i32.const 2)))
+            (local.set $KV (f32x4.splat (f32.convert_i32_u (i32.shr_u (local.get $KB) (i32.const 2)))))
+            (local.set $ai (i32.add (local.get $pNat32)
+              (i32.add (i32.shl (local.get $oA) (i32.const 2)) (i32.mul (local.get $i) (local.get $rowB)))))
+            (local.set $ci (i32.add (local.get $pNat32)
+              (i32.add (i32.shl (local.get $oC) (i32.const 2)) (i32.mul (local.get $i) (local.get $rowB)))))))
+        (local.set $dj (i32.add (local.get $pNat32)
+          (i32.add (i32.shl (local.get $oDelta) (i32.const 2)) (i32.mul (local.get $j) (local.get $rowB)))))
+        (local.set $rj (i32.add (local.get $pNat32)
+          (i32.add (i32.shl (local.get $oRho) (i32.const 2)) (i32.mul (local.get $j) (local.get $rowB)))))
+        (if (local.get $fb)
+          (then
+            (local.set $theta (f64.load (i32.add (local.get $pNat)
+              (i32.shl (i32.add (local.get $oTheta) (local.get $j)) (i32.const 3)))))
+            ;; G = σ(w0 − κ(θ_j − b̃_i)), e^−y = ea[j] · eb[i], as in "option"
+            (local.set $bt (f64.load (i32.add (local.get $pBt) (i32.shl (local.get $i) (i32.const 3)))))
+            (local.set $G (f64.div (f64.const 1) (f64.add (f64.const 1)
+              (f64.mul
+                (f64.load (i32.add (local.get $pEa) (i32.shl (local.get $j) (i32.const 3))))
+                (f64.load (i32.add (local.get $pEb) (i32.shl (local.get $i) (i32.const 3))))))))))
+        (local.set $thetaV (v128.load32_splat (i32.add (local.get $pNat32)
+          (i32.shl (i32.add (local.get $oTheta) (local.get $j)) (i32.const 2)))))
+        (if (local.get $sharp)
+          (then (local.set $sV (v128.load32_splat (i32.add (local.get $pNat32)
+            (i32.shl (i32.add (local.get $oS) (local.get $j)) (i32.const 2)))))))
+        (local.set $GV (f32x4.splat (f32.demote_f64 (local.get $G))))
+        (local.set $omGV (f32x4.splat (f32.demote_f64 (f64.sub (f64.const 1) (local.get $G)))))
+        ;; pass 1: v = aθ + c (+ δ), z = s·v (·(1 − G) + Gρ); keep v and z; max z
+        (local.set $mV (v128.const f32x4 -inf -inf -inf -inf))
+        (local.set $kf (v128.const f32x4 0 1 2 3))
+        (local.set $kb (i32.const 0))
+        (loop $k1
+          (local.set $vv (f32x4.add
+            (f32x4.mul (v128.load (i32.add (local.get $ai) (local.get $kb))) (local.get $thetaV))
+            (v128.load (i32.add (local.get $ci) (local.get $kb)))))
+          (if (local.get $pos)
+            (then (local.set $vv
+              (f32x4.add (local.get $vv) (v128.load (i32.add (local.get $dj) (local.get $kb)))))))
+          (v128.store (i32.add (local.get $scrV) (local.get $kb)) (local.get $vv))
+          (local.set $z (f32x4.mul (local.get $vv) (local.get $sV)))
+          (if (local.get $fb)
+            (then (local.set $z (f32x4.add
+              (f32x4.mul (local.get $z) (local.get $omGV))
+              (f32x4.mul (v128.load (i32.add (local.get $rj) (local.get $kb))) (local.get $GV))))))
+          (v128.store (i32.add (local.get $scrZ) (local.get $kb)) (local.get $z))
+          (local.set $mV (f32x4.pmax (local.get $mV)
+            (v128.bitselect (local.get $z) (v128.const f32x4 -inf -inf -inf -inf)
+              (f32x4.lt (local.get $kf) (local.get $KV)))))
+          (local.set $kf (f32x4.add (local.get $kf) (v128.const f32x4 4 4 4 4)))
+          (local.set $kb (i32.add (local.get $kb) (i32.const 16)))
+          (br_if $k1 (i32.lt_u (local.get $kb) (local.get $KB))))
+        ;; every lane of mV becomes the max of its lanes (pmax: no NaN or ±0 handling)
+        (local.set $mV (f32x4.pmax (local.get $mV)
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $mV) (local.get $mV))))
+        (local.set $mV (f32x4.pmax (local.get $mV)
+          (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $mV) (local.get $mV))))
+        ;; pass 2: e = exp(z − m) (kept), Σe, Σt, Σt(z − m)
+        (local.set $esV (v128.const f32x4 0 0 0 0))
+        (local.set $tsV (v128.const f32x4 0 0 0 0))
+        (local.set $tzV (v128.const f32x4 0 0 0 0))
+        (local.set $kf (v128.const f32x4 0 1 2 3))
+        (local.set $kb (i32.const 0))
+        (loop $k2
+          (local.set $mask (f32x4.lt (local.get $kf) (local.get $KV)))
+          (local.set $x (f32x4.sub (v128.load (i32.add (local.get $scrZ) (local.get $kb))) (local.get $mV)))
+          ;; e = exp(x), $exp32 inline (V8 does not inline wasm calls everywhere)
+          (local.set $xc (f32x4.pmax (local.get $x) (v128.const f32x4 -87 -87 -87 -87)))
+          (local.set $sh (f32x4.add
+            (f32x4.mul (local.get $xc) (v128.const f32x4 1.44269504 1.44269504 1.44269504 1.44269504))
+            (v128.const f32x4 12582912 12582912 12582912 12582912)))
+          (local.set $en (f32x4.sub (local.get $sh) (v128.const f32x4 12582912 12582912 12582912 12582912)))
+          (local.set $r (f32x4.sub
+            (f32x4.sub (local.get $xc)
+              (f32x4.mul (local.get $en) (v128.const f32x4 0.693359375 0.693359375 0.693359375 0.693359375)))
+            (f32x4.mul (local.get $en) (v128.const f32x4 -2.12194440e-4 -2.12194440e-4 -2.12194440e-4 -2.12194440e-4))))
+          (local.set $r2 (f32x4.mul (local.get $r) (local.get $r)))
+          (local.set $q0 (f32x4.add (v128.const f32x4 1 1 1 1) (local.get $r)))
+          (local.set $q1 (f32x4.add (v128.const f32x4 0.5 0.5 0.5 0.5)
+            (f32x4.mul (local.get $r) (v128.const f32x4 1.66666667e-1 1.66666667e-1 1.66666667e-1 1.66666667e-1))))
+          (local.set $q2 (f32x4.add (v128.const f32x4 4.16666667e-2 4.16666667e-2 4.16666667e-2 4.16666667e-2)
+            (f32x4.mul (local.get $r) (v128.const f32x4 8.33333333e-3 8.33333333e-3 8.33333333e-3 8.33333333e-3))))
+          (local.set $q3 (f32x4.add (v128.const f32x4 1.38888889e-3 1.38888889e-3 1.38888889e-3 1.38888889e-3)
+            (f32x4.mul (local.get $r) (v128.const f32x4 1.98412698e-4 1.98412698e-4 1.98412698e-4 1.98412698e-4))))
+          (local.set $q0 (f32x4.add (local.get $q0) (f32x4.mul (local.get $r2) (local.get $q1))))
+          (local.set $q2 (f32x4.add (local.get $q2) (f32x4.mul (local.get $r2) (local.get $q3))))
+          (local.set $q0 (f32x4.add (local.get $q0)
+            (f32x4.mul (f32x4.mul (local.get $r2) (local.get $r2)) (local.get $q2))))
+          ;; · 2^n, whose bits are (n + 127) << 23; zero where x < −87, and in padding lanes
+          (local.set $e (v128.and (local.get $mask)
+            (v128.andnot
+              (f32x4.mul (local.get $q0)
+                (i32x4.shl (i32x4.add (local.get $sh) (v128.const i32x4 127 127 127 127)) (i32.const 23)))
+              (f32x4.lt (local.get $x) (v128.const f32x4 -87 -87 -87 -87)))))
+          (v128.store (i32.add (local.get $scrE) (local.get $kb)) (local.get $e))
+          (local.set $tv (v128.load (i32.add (local.get $tq) (local.get $kb))))
+          (local.set $esV (f32x4.add (local.get $esV) (local.get $e)))
+          (local.set $tsV (f32x4.add (local.get $tsV) (local.get $tv)))
+          ;; (a padding lane's z is a finite neighbouring value and its target 0)
+          (local.set $tzV (f32x4.add (local.get $tzV) (f32x4.mul (local.get $tv) (local.get $x))))
+          (local.set $kf (f32x4.add (local.get $kf) (v128.const f32x4 4 4 4 4)))
+          (local.set $kb (i32.add (local.get $kb) (i32.const 16)))
+          (br_if $k2 (i32.lt_u (local.get $kb) (local.get $KB))))
+        ;; lanes of (Σe, Σt, Σt(z − m), 0), the three reductions together
+        (local.set $ab (f32x4.add
+          (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $esV) (local.get $tsV))
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $esV) (local.get $tsV))))
+        (local.set $c0 (v128.and (v128.const i32x4 -1 -1 0 0) (f32x4.add (local.get $tzV)
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $tzV) (local.get $tzV)))))
+        (local.set $x (f32x4.add
+          (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27 (local.get $ab) (local.get $c0))
+          (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31 (local.get $ab) (local.get $c0))))
+        (local.set $sum (f64.promote_f32 (f32x4.extract_lane 0 (local.get $x))))
+        (local.set $tsum (f64.promote_f32 (f32x4.extract_lane 1 (local.get $x))))
+        ;; Σ_k t_k (lse − z_k) = tsum · log Σe − Σ t_k (z_k − m), logs two cells at a time
+        (local.set $ce (f64.sub (local.get $ce) (f64.promote_f32 (f32x4.extract_lane 2 (local.get $x)))))
+        (if (local.get $pending)
+          (then
+            (local.set $lv (call $logv
+              (f64x2.replace_lane 1 (f64x2.splat (local.get $pendSum)) (local.get $sum))))
+            (local.set $ce (f64.add (local.get $ce) (f64.add
+              (f64.mul (local.get $pendTs) (f64x2.extract_lane 0 (local.get $lv)))
+              (f64.mul (local.get $tsum) (f64x2.extract_lane 1 (local.get $lv))))))
+            (local.set $pending (i32.const 0)))
+          (else
+            (local.set $pendSum (local.get $sum))
+            (local.set $pendTs (local.get $tsum))
+            (local.set $pending (i32.const 1))))
+        (if (local.get $wantGrad)
+          (then
+            ;; pass 3: ∂CE/∂z_k = tsum · e_k / Σe − t_k, then the chain rule
+            (local.set $coef (f32x4.splat (f32.demote_f64 (f64.div (local.get $tsum) (local.get $sum)))))
+            (local.set $gGV (v128.const f32x4 0 0 0 0))
+            (local.set $gsV (v128.const f32x4 0 0 0 0))
+            (local.set $gthV (v128.const f32x4 0 0 0 0))
+            (local.set $kb (i32.const 0))
+            (loop $k3
+              (local.set $e (f32x4.sub
+                (f32x4.mul (local.get $coef) (v128.load (i32.add (local.get $scrE) (local.get $kb))))
+                (v128.load (i32.add (local.get $tq) (local.get $kb)))))
+              (local.set $vv (v128.load (i32.add (local.get $scrV) (local.get $kb))))
+              (local.set $gu (local.get $e))
+              (if (local.get $fb)
+                (then
+                  (local.set $addr (i32.add (local.get $rj) (local.get $kb)))
+                  (local.set $rho (v128.load (local.get $addr)))
+                  (local.set $gGV (f32x4.add (local.get $gGV) (f32x4.mul (local.get $e)
+                    (f32x4.sub (local.get $rho) (f32x4.mul (local.get $vv) (local.get $sV))))))
+                  (local.set $addr (i32.add (local.get $addr) (local.get $gOff)))
+                  (v128.store (local.get $addr) (f32x4.add (v128.load (local.get $addr))
+                    (f32x4.mul (local.get $e) (local.get $GV))))
+                  (local.set $gu (f32x4.mul (local.get $e) (local.get $omGV)))))
+              (local.set $gsV (f32x4.add (local.get $gsV) (f32x4.mul (local.get $gu) (local.get $vv))))
+              (local.set $gv (f32x4.mul (local.get $gu) (local.get $sV)))
+              (local.set $addr (i32.add (local.get $ai) (local.get $kb)))
+              (local.set $gthV (f32x4.add (local.get $gthV)
+                (f32x4.mul (local.get $gv) (v128.load (local.get $addr)))))
+              (local.set $addr (i32.add (local.get $addr) (local.get $gOff)))
+              (v128.store (local.get $addr) (f32x4.add (v128.load (local.get $addr))
+                (f32x4.mul (local.get $gv) (local.get $thetaV))))
+              (local.set $addr (i32.add (i32.add (local.get $ci) (local.get $kb)) (local.get $gOff)))
+              (v128.store (local.get $addr) (f32x4.add (v128.load (local.get $addr)) (local.get $gv)))
+              (if (local.get $pos)
+                (then
+                  (local.set $addr (i32.add (i32.add (local.get $dj) (local.get $kb)) (local.get $gOff)))
+                  (v128.store (local.get $addr) (f32x4.add (v128.load (local.get $addr)) (local.get $gv)))))
+              (local.set $kb (i32.add (local.get $kb) (i32.const 16)))
+              (br_if $k3 (i32.lt_u (local.get $kb) (local.get $KB))))
+            ;; lanes of (Σ ∂θ, Σ ∂G, Σ ∂s, 0)
+            (local.set $ab (f32x4.add
+              (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $gthV) (local.get $gGV))
+              (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $gthV) (local.get $gGV))))
+            (local.set $c0 (v128.and (v128.const i32x4 -1 -1 0 0) (f32x4.add (local.get $gsV)
+              (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $gsV) (local.get $gsV)))))
+            (local.set $x (f32x4.add
+              (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27 (local.get $ab) (local.get $c0))
+              (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31 (local.get $ab) (local.get $c0))))
+            (local.set $gtheta (f64.promote_f32 (f32x4.extract_lane 0 (local.get $x))))
+            (if (local.get $fb)
+              (then
+                (local.set $gt (f64.mul (f64.promote_f32 (f32x4.extract_lane 1 (local.get $x)))
+                  (f64.mul (local.get $G) (f64.sub (f64.const 1) (local.get $G)))))
+                (local.set $gw0 (f64.add (local.get $gw0) (local.get $gt)))
+                (local.set $gkappa (f64.sub (local.get $gkappa)
+                  (f64.mul (local.get $gt) (f64.sub (local.get $theta) (local.get $bt)))))
+                (local.set $gtheta (f64.sub (local.get $gtheta) (f64.mul (local.get $gt) (local.get $kappa))))
+                (local.set $addr (i32.add (local.get $pGbt) (i32.shl (local.get $i) (i32.const 3))))
+                (f64.store (local.get $addr) (f64.add (f64.load (local.get $addr))
+                  (f64.mul (local.get $gt) (local.get $kappa))))))
+            (if (local.get $sharp)
+              (then
+                (local.set $addr (i32.add (local.get $pGrad)
+                  (i32.shl (i32.add (local.get $oS) (local.get $j)) (i32.const 3))))
+                (f64.store (local.get $addr)
+                  (f64.add (f64.load (local.get $addr)) (f64.promote_f32 (f32x4.extract_lane 2 (local.get $x)))))))
             (local.set $addr (i32.add (local.get $pGrad)
               (i32.shl (i32.add (local.get $oTheta) (local.get $j)) (i32.const 3))))
             (f64.store (local.get $addr) (f64.add (f64.load (local.get $addr)) (local.get $gtheta)))))

@@ -24,6 +24,15 @@ const GRAD_TOL = 1e-10;
 const EXP_REL = 2e-14;
 /** log: absolute error bound 2e-14 (truncation < 1.2e-14) plus 4 ulp of |ln x|. */
 const LOG_ABS = 2e-14;
+/**
+ * The float32 kernel (option32) against nominalCE: CE within 1e-7 relative and
+ * the gradient within 1e-6 of its max-norm (measured at most 1.3e-8 and 2.3e-7
+ * on the cases below; float32 carries about 6e-8 relative per operation).
+ */
+const CE32_TOL = 1e-7;
+const GRAD32_TOL = 1e-6;
+/** exp32: relative error bound on [−87, 0] against e^x of the float32 x (measured 1.7e-7). */
+const EXP32_REL = 4e-7;
 
 const FLAG_SETS: NominalFlags[] = [0, 1, 2, 3, 4, 5, 6, 7].map((b) => ({
   sharpness: (b & 1) !== 0,
@@ -89,6 +98,15 @@ describe('the WASM kernel against nominalCE (option channel)', () => {
         const again = new Float64Array(L.size);
         expect(evaluate(nat, again)).toBe(wce);
         expect(again).toEqual(got);
+        // The float32 kernel, to its own tolerance; then float64 again, unchanged
+        // by what the float32 call left in memory.
+        const got32 = new Float64Array(L.size).fill(NaN);
+        const ce32 = evaluate(nat, got32, true);
+        expect(Math.abs(ce32 - ce) / ce).toBeLessThan(CE32_TOL);
+        expect(relMax(got32, ref)).toBeLessThan(GRAD32_TOL);
+        expect(evaluate(nat, null, true)).toBe(ce32);
+        expect(evaluate(nat, again)).toBe(wce);
+        expect(again).toEqual(got);
       });
     }
   }
@@ -105,6 +123,8 @@ describe('the WASM kernel against nominalCE (option channel)', () => {
     const evaluate = await createWasmNominal(sim.layout, flags, cells);
     expect(Math.abs(evaluate(nat, got) - ce) / ce).toBeLessThan(CE_TOL);
     expect(relMax(got, ref)).toBeLessThan(GRAD_TOL);
+    expect(Math.abs(evaluate(nat, got, true) - ce) / ce).toBeLessThan(CE32_TOL);
+    expect(relMax(got, ref)).toBeLessThan(GRAD32_TOL);
   });
 
   it('matches central finite differences of its own objective', async () => {
@@ -169,6 +189,11 @@ describe('the wasm engine', () => {
     const ce = await engine.evaluate(nat, g);
     expect(Math.abs(ce / evaluateFused(problem, nat, ref) - 1)).toBeLessThan(CE_TOL);
     expect(relMax(g, ref)).toBeLessThan(GRAD_TOL);
+    // `coarse` takes the float32 kernel: a different number, within its tolerance.
+    const ce32 = await engine.evaluate(nat, g, true);
+    expect(ce32).not.toBe(ce);
+    expect(Math.abs(ce32 / ce - 1)).toBeLessThan(CE32_TOL);
+    expect(relMax(g, ref)).toBeLessThan(GRAD32_TOL);
     engine.dispose();
   });
 
@@ -224,6 +249,24 @@ describe('the kernel polynomials', () => {
     expect(k.exp(-1e6)).toBe(0);
     expect(k.exp(-Infinity)).toBe(0);
     expect(k.exp(NaN)).toBeNaN();
+  });
+
+  it(`exp32 is within ${EXP32_REL} relative of e^x over [−87, 0], and 0 below`, async () => {
+    const k = await instantiateKernel();
+    const rng = createRng(23);
+    let worst = 0;
+    const check = (x: number) => {
+      // The kernel sees x rounded to float32; its own error is measured from there.
+      const want = Math.exp(Math.fround(x));
+      worst = Math.max(worst, Math.abs(k.exp32(x) - want) / want);
+    };
+    for (let q = 0; q <= 200_000; q++) check(-87 + (87 * q) / 200_000);
+    for (let q = 0; q < 100_000; q++) check(-20 * rng.next());
+    for (const x of [0, -0, -87, -Math.LN2 / 2, -1e-30]) check(x);
+    expect(worst).toBeLessThan(EXP32_REL);
+    expect(k.exp32(-87.5)).toBe(0);
+    expect(k.exp32(-Infinity)).toBe(0);
+    expect(k.exp32(NaN)).toBeNaN();
   });
 
   it(`log is within ${LOG_ABS} + 4 ulp of Math.log for positive normal x`, async () => {

@@ -1,0 +1,43 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadDatasetFromPaths } from '../data/node';
+import { createEngine } from '../engines/select';
+import { fitDataset, FUSED_HANDLE, type EngineHandle } from './fit';
+import { DEFAULT_SETTINGS, type FitSettings } from './types';
+
+const DEMO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../public/demo');
+
+const WASM: EngineHandle = {
+  name: 'wasm',
+  reason: 'wasm engine (test)',
+  create: (p) => createEngine(p, 'wasm'),
+};
+
+/**
+ * Mixed precision (FitSettings.precision): the float32 kernel for the warm-up
+ * and L-BFGS's early passes must not change where a default fit ends. On the
+ * real demo, mixed and float64 fits on the wasm engine reach the same optimum:
+ * objectives within 1e-7 relative (measured within 1e-10), θ within 1e-4.
+ */
+describe('mixed precision on the real demo', () => {
+  it('ends where the float64 fit ends, and says which it ran', async () => {
+    const ds = await loadDatasetFromPaths([path.join(DEMO, 'econ-reading.wide.csv')]);
+    const fit = (precision: FitSettings['precision'], engine: EngineHandle) =>
+      fitDataset(ds, { ...DEFAULT_SETTINGS, precision }, { engine });
+    const mixed = await fit('mixed', WASM);
+    const exact = await fit('float64', WASM);
+    expect(mixed.precision).toBe('mixed');
+    expect(exact.precision).toBe('float64');
+    expect(mixed.converged).toBe(true);
+    expect(exact.converged).toBe(true);
+    const total = (f: typeof mixed) => f.objective + f.penalty;
+    expect(Math.abs(total(mixed) / total(exact) - 1)).toBeLessThan(1e-7);
+    expect(mixed.settings.priorStrength).toBe(exact.settings.priorStrength);
+    for (let j = 0; j < ds.J; j++)
+      expect(Math.abs(mixed.llms[j].theta - exact.llms[j].theta)).toBeLessThan(1e-4);
+    // An engine with no float32 path runs float64 whatever the setting.
+    const fused = await fitDataset(ds, { ...DEFAULT_SETTINGS, steps: 5 }, { engine: FUSED_HANDLE });
+    expect(fused.precision).toBe('float64');
+  }, 120_000);
+});
