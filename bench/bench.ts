@@ -125,7 +125,7 @@ async function runNodeBench(): Promise<number | undefined> {
     const base = passRows.find((r) => r.engine === 'fused');
     for (const r of passRows)
       console.log(
-        `| ${r.engine} | ${base ? (r.ms / base.ms).toFixed(2) : '—'}× (${r.ms.toFixed(0)} ms) |`,
+        `| ${r.engine} | ${base ? (r.ms / base.ms).toFixed(3) : '—'}× (${r.ms.toFixed(0)} ms) |`,
       );
     return undefined;
   }

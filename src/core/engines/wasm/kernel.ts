@@ -27,6 +27,8 @@ export interface KernelExports {
   log(x: number): number;
   /** The float32 kernel's e^x on one number (for tests of its stated bound). */
   exp32(x: number): number;
+  /** The float32 kernel's ln x on one number (for tests of its stated bound). */
+  log32(x: number): number;
   /** CE of cells [0, n) on the option channel; see kernel.wat for the arguments. */
   option(
     n: number,

@@ -386,13 +386,13 @@
   ;;
   ;; e^x in float32 for x ≤ 0: x = n·ln2 + r, n = round(x/ln2) (by adding 1.5·2^23),
   ;; ln2 = 0.693359375 − 2.12194440e-4 (Cody–Waite; n·ln2_hi is exact for |n| < 2^8),
-  ;; e^r by its Taylor polynomial of degree 7 (Estrin), truncation
-  ;;   e^|r| · |r|^8 / 8! ≤ 1.415 · 0.3466^8 / 40320 < 7.5e-9 relative,
-  ;; so float32 rounding dominates; bound tested (wasm.test.ts): 4e-7 relative on
-  ;; [−87, 0]. exp(x) = 0 for x < −87 (true value below 1.7e-38), NaN stays NaN.
+  ;; e^r ≈ 1 + r + r²·P(r), P of degree 3 fitted for the least maximum relative
+  ;; error on |r| ≤ ln2/2 (Lawson's weighted least squares, coefficients rounded
+  ;; to float32): 1.06e-7 relative, about float32's rounding; bound tested with
+  ;; rounding (wasm.test.ts): 4e-7 relative on [−87, 0]. exp(x) = 0 for x < −87 (true value below 1.7e-38), NaN stays NaN.
   (func $exp32 (param $x v128) (result v128)
     (local $xc v128) (local $sh v128) (local $en v128) (local $r v128) (local $r2 v128)
-    (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $q3 v128)
+    (local $q0 v128) (local $q1 v128) (local $q2 v128)
     (local.set $xc (f32x4.pmax (local.get $x) (v128.const f32x4 -87 -87 -87 -87)))
     (local.set $sh (f32x4.add
       (f32x4.mul (local.get $xc) (v128.const f32x4 1.44269504 1.44269504 1.44269504 1.44269504))
@@ -402,18 +402,14 @@
       (f32x4.sub (local.get $xc)
         (f32x4.mul (local.get $en) (v128.const f32x4 0.693359375 0.693359375 0.693359375 0.693359375)))
       (f32x4.mul (local.get $en) (v128.const f32x4 -2.12194440e-4 -2.12194440e-4 -2.12194440e-4 -2.12194440e-4))))
+    ;; 1 + r + r²·(c0 + c1·r + r²·(c2 + c3·r)), Estrin
     (local.set $r2 (f32x4.mul (local.get $r) (local.get $r)))
-    (local.set $q0 (f32x4.add (v128.const f32x4 1 1 1 1) (local.get $r)))
-    (local.set $q1 (f32x4.add (v128.const f32x4 0.5 0.5 0.5 0.5)
-      (f32x4.mul (local.get $r) (v128.const f32x4 1.66666667e-1 1.66666667e-1 1.66666667e-1 1.66666667e-1))))
-    (local.set $q2 (f32x4.add (v128.const f32x4 4.16666667e-2 4.16666667e-2 4.16666667e-2 4.16666667e-2)
-      (f32x4.mul (local.get $r) (v128.const f32x4 8.33333333e-3 8.33333333e-3 8.33333333e-3 8.33333333e-3))))
-    (local.set $q3 (f32x4.add (v128.const f32x4 1.38888889e-3 1.38888889e-3 1.38888889e-3 1.38888889e-3)
-      (f32x4.mul (local.get $r) (v128.const f32x4 1.98412698e-4 1.98412698e-4 1.98412698e-4 1.98412698e-4))))
-    (local.set $q0 (f32x4.add (local.get $q0) (f32x4.mul (local.get $r2) (local.get $q1))))
-    (local.set $q2 (f32x4.add (local.get $q2) (f32x4.mul (local.get $r2) (local.get $q3))))
-    (local.set $q0 (f32x4.add (local.get $q0)
-      (f32x4.mul (f32x4.mul (local.get $r2) (local.get $r2)) (local.get $q2))))
+    (local.set $q1 (f32x4.add (v128.const f32x4 0.499992311 0.499992311 0.499992311 0.499992311)
+      (f32x4.mul (local.get $r) (v128.const f32x4 0.166671142 0.166671142 0.166671142 0.166671142))))
+    (local.set $q2 (f32x4.add (v128.const f32x4 0.0418901145 0.0418901145 0.0418901145 0.0418901145)
+      (f32x4.mul (local.get $r) (v128.const f32x4 0.00831252523 0.00831252523 0.00831252523 0.00831252523))))
+    (local.set $q0 (f32x4.add (f32x4.add (v128.const f32x4 1 1 1 1) (local.get $r))
+      (f32x4.mul (local.get $r2) (f32x4.add (local.get $q1) (f32x4.mul (local.get $r2) (local.get $q2))))))
     ;; · 2^n, whose bits are (n + 127) << 23; zero where x < −87 (and for −∞)
     (v128.andnot
       (f32x4.mul (local.get $q0)
@@ -422,6 +418,38 @@
 
   (func (export "exp32") (param $x f32) (result f32)
     (f32x4.extract_lane 0 (call $exp32 (f32x4.splat (local.get $x)))))
+
+  ;; ln x in float32 for each lane, x positive and normal: x = 2^e · m,
+  ;; m ∈ [√½, √2), ln m = 2·atanh(r), r = (m − 1)/(m + 1), |r| ≤ 0.1716, series
+  ;; through r^9/9; truncation 2·|r|^11/11 / (1 − r²) < 7.2e-10, so float32 rounding
+  ;; dominates; bound tested (wasm.test.ts): 4e-7 absolute on [1, 256] (where the
+  ;; float32 kernel's softmax sums lie; measured 3.1e-7, half an ulp of ln 256). The kernel has this code inline.
+  (func $log32 (param $lx v128) (result v128)
+    (local $le v128) (local $lm v128) (local $lc v128) (local $lr v128) (local $lw v128) (local $lp v128)
+    (local.set $le (f32x4.convert_i32x4_s (i32x4.sub
+      (i32x4.shr_u (local.get $lx) (i32.const 23)) (v128.const i32x4 127 127 127 127))))
+    (local.set $lm (v128.or
+      (v128.and (local.get $lx) (v128.const i32x4 0x007FFFFF 0x007FFFFF 0x007FFFFF 0x007FFFFF))
+      (v128.const i32x4 0x3F800000 0x3F800000 0x3F800000 0x3F800000)))
+    (local.set $lc (f32x4.gt (local.get $lm) (v128.const f32x4 1.41421356 1.41421356 1.41421356 1.41421356)))
+    (local.set $lm (v128.bitselect (f32x4.mul (local.get $lm) (v128.const f32x4 0.5 0.5 0.5 0.5)) (local.get $lm) (local.get $lc)))
+    (local.set $le (f32x4.add (local.get $le) (v128.and (local.get $lc) (v128.const f32x4 1 1 1 1))))
+    (local.set $lr (f32x4.div
+      (f32x4.sub (local.get $lm) (v128.const f32x4 1 1 1 1)) (f32x4.add (local.get $lm) (v128.const f32x4 1 1 1 1))))
+    (local.set $lw (f32x4.mul (local.get $lr) (local.get $lr)))
+    ;; 2 + w(2/3 + w(2/5 + w(2/7 + w·2/9))), Horner
+    (local.set $lp (f32x4.add (v128.const f32x4 0.285714286 0.285714286 0.285714286 0.285714286)
+      (f32x4.mul (local.get $lw) (v128.const f32x4 0.222222222 0.222222222 0.222222222 0.222222222))))
+    (local.set $lp (f32x4.add (v128.const f32x4 0.4 0.4 0.4 0.4) (f32x4.mul (local.get $lw) (local.get $lp))))
+    (local.set $lp (f32x4.add (v128.const f32x4 0.666666667 0.666666667 0.666666667 0.666666667) (f32x4.mul (local.get $lw) (local.get $lp))))
+    (local.set $lp (f32x4.add (v128.const f32x4 2 2 2 2) (f32x4.mul (local.get $lw) (local.get $lp))))
+    (local.set $lx (f32x4.add
+      (f32x4.mul (local.get $le) (v128.const f32x4 0.693147181 0.693147181 0.693147181 0.693147181))
+      (f32x4.mul (local.get $lp) (local.get $lr))))
+    (local.get $lx))
+
+  (func (export "log32") (param $x f32) (result f32)
+    (f32x4.extract_lane 0 (call $log32 (f32x4.splat (local.get $x)))))
 
   ;; CE over cells [0, n), float32 as described above; arguments as "option",
   ;; plus the float32 copy of nat and the float32 gradient of a, c, δ, ρ.
@@ -439,17 +467,18 @@
     (local $ai i32) (local $ci i32) (local $dj i32) (local $rj i32) (local $tq i32) (local $rowT i32)
     (local $scrZ i32) (local $scrV i32) (local $scrE i32) (local $addr i32)
     (local $iPrev i32) (local $pending i32)
-    (local $w0 f64) (local $kappa f64) (local $theta f64) (local $bt f64)
-    (local $G f64) (local $sum f64) (local $tsum f64) (local $pendSum f64) (local $pendTs f64)
+    (local $w0 f64) (local $kappa f64) (local $theta f64) (local $bt f64) (local $G f64) (local $gbt f64)
+    (local $lsum v128) (local $lts v128) (local $lx v128)
+    (local $le v128) (local $lm v128) (local $lc v128) (local $lr v128) (local $lw v128) (local $lp v128)
     (local $ce f64) (local $gt f64) (local $gw0 f64) (local $gkappa f64) (local $gtheta f64)
     (local $thetaV v128) (local $sV v128) (local $GV v128) (local $omGV v128) (local $mV v128)
-    (local $kf v128) (local $KV v128) (local $mask v128) (local $lv v128)
+    (local $kf v128) (local $KV v128) (local $mask v128)
     (local $vv v128) (local $z v128) (local $x v128) (local $e v128) (local $tv v128)
     (local $rho v128) (local $gu v128) (local $gv v128) (local $coef v128)
     (local $esV v128) (local $tsV v128) (local $tzV v128)
     (local $gGV v128) (local $gsV v128) (local $gthV v128)
     (local $xc v128) (local $sh v128) (local $en v128) (local $r v128) (local $r2 v128)
-    (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $q3 v128) (local $ab v128) (local $c0 v128)
+    (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $ab v128) (local $c0 v128)
     (local.set $sharp (i32.and (local.get $flags) (i32.const 1)))
     (local.set $pos (i32.and (local.get $flags) (i32.const 2)))
     (local.set $fb (i32.and (local.get $flags) (i32.const 4)))
@@ -462,6 +491,7 @@
     (local.set $kappa
       (f64.load (i32.add (local.get $pNat) (i32.shl (local.get $oKappa) (i32.const 3)))))
     (local.set $sV (v128.const f32x4 1 1 1 1))
+    (local.set $lsum (v128.const f32x4 1 1 1 1))
     (local.set $G (f64.const 0))
     (local.set $tq (local.get $pT))
     (local.set $rowT (i32.shl (i32.and (i32.add (local.get $Kmax) (i32.const 3)) (i32.const -4)) (i32.const 2)))
@@ -473,6 +503,12 @@
         (local.set $i (i32.load (i32.add (local.get $pI) (i32.shl (local.get $q) (i32.const 2)))))
         (if (i32.ne (local.get $i) (local.get $iPrev))
           (then
+            ;; ∂CE/∂b̃ of the item just finished (cells are item-major)
+            (if (i32.and (local.get $wantGrad) (i32.ge_s (local.get $iPrev) (i32.const 0)))
+              (then
+                (local.set $addr (i32.add (local.get $pGbt) (i32.shl (local.get $iPrev) (i32.const 3))))
+                (f64.store (local.get $addr) (f64.add (f64.load (local.get $addr)) (local.get $gbt)))
+                (local.set $gbt (f64.const 0))))
             (local.set $iPrev (local.get $i))
             (local.set $KB
               (i32.shl (i32.load8_u (i32.add (local.get $pK) (local.get $i))) (i32.const 2)))
@@ -550,18 +586,14 @@
             (f32x4.sub (local.get $xc)
               (f32x4.mul (local.get $en) (v128.const f32x4 0.693359375 0.693359375 0.693359375 0.693359375)))
             (f32x4.mul (local.get $en) (v128.const f32x4 -2.12194440e-4 -2.12194440e-4 -2.12194440e-4 -2.12194440e-4))))
+          ;; 1 + r + r²·(c0 + c1·r + r²·(c2 + c3·r)), Estrin
           (local.set $r2 (f32x4.mul (local.get $r) (local.get $r)))
-          (local.set $q0 (f32x4.add (v128.const f32x4 1 1 1 1) (local.get $r)))
-          (local.set $q1 (f32x4.add (v128.const f32x4 0.5 0.5 0.5 0.5)
-            (f32x4.mul (local.get $r) (v128.const f32x4 1.66666667e-1 1.66666667e-1 1.66666667e-1 1.66666667e-1))))
-          (local.set $q2 (f32x4.add (v128.const f32x4 4.16666667e-2 4.16666667e-2 4.16666667e-2 4.16666667e-2)
-            (f32x4.mul (local.get $r) (v128.const f32x4 8.33333333e-3 8.33333333e-3 8.33333333e-3 8.33333333e-3))))
-          (local.set $q3 (f32x4.add (v128.const f32x4 1.38888889e-3 1.38888889e-3 1.38888889e-3 1.38888889e-3)
-            (f32x4.mul (local.get $r) (v128.const f32x4 1.98412698e-4 1.98412698e-4 1.98412698e-4 1.98412698e-4))))
-          (local.set $q0 (f32x4.add (local.get $q0) (f32x4.mul (local.get $r2) (local.get $q1))))
-          (local.set $q2 (f32x4.add (local.get $q2) (f32x4.mul (local.get $r2) (local.get $q3))))
-          (local.set $q0 (f32x4.add (local.get $q0)
-            (f32x4.mul (f32x4.mul (local.get $r2) (local.get $r2)) (local.get $q2))))
+          (local.set $q1 (f32x4.add (v128.const f32x4 0.499992311 0.499992311 0.499992311 0.499992311)
+            (f32x4.mul (local.get $r) (v128.const f32x4 0.166671142 0.166671142 0.166671142 0.166671142))))
+          (local.set $q2 (f32x4.add (v128.const f32x4 0.0418901145 0.0418901145 0.0418901145 0.0418901145)
+            (f32x4.mul (local.get $r) (v128.const f32x4 0.00831252523 0.00831252523 0.00831252523 0.00831252523))))
+          (local.set $q0 (f32x4.add (f32x4.add (v128.const f32x4 1 1 1 1) (local.get $r))
+            (f32x4.mul (local.get $r2) (f32x4.add (local.get $q1) (f32x4.mul (local.get $r2) (local.get $q2))))))
           ;; · 2^n, whose bits are (n + 127) << 23; zero where x < −87, and in padding lanes
           (local.set $e (v128.and (local.get $mask)
             (v128.andnot
@@ -586,26 +618,49 @@
         (local.set $x (f32x4.add
           (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27 (local.get $ab) (local.get $c0))
           (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31 (local.get $ab) (local.get $c0))))
-        (local.set $sum (f64.promote_f32 (f32x4.extract_lane 0 (local.get $x))))
-        (local.set $tsum (f64.promote_f32 (f32x4.extract_lane 1 (local.get $x))))
-        ;; Σ_k t_k (lse − z_k) = tsum · log Σe − Σ t_k (z_k − m), logs two cells at a time
+        ;; Σ_k t_k (lse − z_k) = tsum · log Σe − Σ t_k (z_k − m). The logs are taken
+        ;; four cells at a time: each cell's (Σe, tsum) shifts into the last lane of
+        ;; ($lsum, $lts); lanes not yet filled hold (1, 0), which add 0 · ln 1.
         (local.set $ce (f64.sub (local.get $ce) (f64.promote_f32 (f32x4.extract_lane 2 (local.get $x)))))
-        (if (local.get $pending)
+        (local.set $lsum (i8x16.shuffle 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 (local.get $lsum) (local.get $x)))
+        (local.set $lts (i8x16.shuffle 4 5 6 7 8 9 10 11 12 13 14 15 20 21 22 23 (local.get $lts) (local.get $x)))
+        (local.set $pending (i32.add (local.get $pending) (i32.const 1)))
+        (if (i32.eq (local.get $pending) (i32.const 4))
           (then
-            (local.set $lv (call $logv
-              (f64x2.replace_lane 1 (f64x2.splat (local.get $pendSum)) (local.get $sum))))
-            (local.set $ce (f64.add (local.get $ce) (f64.add
-              (f64.mul (local.get $pendTs) (f64x2.extract_lane 0 (local.get $lv)))
-              (f64.mul (local.get $tsum) (f64x2.extract_lane 1 (local.get $lv))))))
-            (local.set $pending (i32.const 0)))
-          (else
-            (local.set $pendSum (local.get $sum))
-            (local.set $pendTs (local.get $tsum))
-            (local.set $pending (i32.const 1))))
+            (local.set $lx (local.get $lsum))
+            ;; $lx = ln $lx, $log32 inline
+            (local.set $le (f32x4.convert_i32x4_s (i32x4.sub
+              (i32x4.shr_u (local.get $lx) (i32.const 23)) (v128.const i32x4 127 127 127 127))))
+            (local.set $lm (v128.or
+              (v128.and (local.get $lx) (v128.const i32x4 0x007FFFFF 0x007FFFFF 0x007FFFFF 0x007FFFFF))
+              (v128.const i32x4 0x3F800000 0x3F800000 0x3F800000 0x3F800000)))
+            (local.set $lc (f32x4.gt (local.get $lm) (v128.const f32x4 1.41421356 1.41421356 1.41421356 1.41421356)))
+            (local.set $lm (v128.bitselect (f32x4.mul (local.get $lm) (v128.const f32x4 0.5 0.5 0.5 0.5)) (local.get $lm) (local.get $lc)))
+            (local.set $le (f32x4.add (local.get $le) (v128.and (local.get $lc) (v128.const f32x4 1 1 1 1))))
+            (local.set $lr (f32x4.div
+              (f32x4.sub (local.get $lm) (v128.const f32x4 1 1 1 1)) (f32x4.add (local.get $lm) (v128.const f32x4 1 1 1 1))))
+            (local.set $lw (f32x4.mul (local.get $lr) (local.get $lr)))
+            ;; 2 + w(2/3 + w(2/5 + w(2/7 + w·2/9))), Horner
+            (local.set $lp (f32x4.add (v128.const f32x4 0.285714286 0.285714286 0.285714286 0.285714286)
+              (f32x4.mul (local.get $lw) (v128.const f32x4 0.222222222 0.222222222 0.222222222 0.222222222))))
+            (local.set $lp (f32x4.add (v128.const f32x4 0.4 0.4 0.4 0.4) (f32x4.mul (local.get $lw) (local.get $lp))))
+            (local.set $lp (f32x4.add (v128.const f32x4 0.666666667 0.666666667 0.666666667 0.666666667) (f32x4.mul (local.get $lw) (local.get $lp))))
+            (local.set $lp (f32x4.add (v128.const f32x4 2 2 2 2) (f32x4.mul (local.get $lw) (local.get $lp))))
+            (local.set $lx (f32x4.add
+              (f32x4.mul (local.get $le) (v128.const f32x4 0.693147181 0.693147181 0.693147181 0.693147181))
+              (f32x4.mul (local.get $lp) (local.get $lr))))
+            (local.set $lx (f32x4.mul (local.get $lx) (local.get $lts)))
+            (local.set $ce (f64.add (local.get $ce) (f64.promote_f32 (f32.add
+              (f32.add (f32x4.extract_lane 0 (local.get $lx)) (f32x4.extract_lane 1 (local.get $lx)))
+              (f32.add (f32x4.extract_lane 2 (local.get $lx)) (f32x4.extract_lane 3 (local.get $lx)))))))
+            (local.set $lsum (v128.const f32x4 1 1 1 1))
+            (local.set $lts (v128.const f32x4 0 0 0 0))
+            (local.set $pending (i32.const 0))))
         (if (local.get $wantGrad)
           (then
             ;; pass 3: ∂CE/∂z_k = tsum · e_k / Σe − t_k, then the chain rule
-            (local.set $coef (f32x4.splat (f32.demote_f64 (f64.div (local.get $tsum) (local.get $sum)))))
+            (local.set $coef (f32x4.splat (f32.div
+              (f32x4.extract_lane 1 (local.get $x)) (f32x4.extract_lane 0 (local.get $x)))))
             (local.set $gGV (v128.const f32x4 0 0 0 0))
             (local.set $gsV (v128.const f32x4 0 0 0 0))
             (local.set $gthV (v128.const f32x4 0 0 0 0))
@@ -660,9 +715,7 @@
                 (local.set $gkappa (f64.sub (local.get $gkappa)
                   (f64.mul (local.get $gt) (f64.sub (local.get $theta) (local.get $bt)))))
                 (local.set $gtheta (f64.sub (local.get $gtheta) (f64.mul (local.get $gt) (local.get $kappa))))
-                (local.set $addr (i32.add (local.get $pGbt) (i32.shl (local.get $i) (i32.const 3))))
-                (f64.store (local.get $addr) (f64.add (f64.load (local.get $addr))
-                  (f64.mul (local.get $gt) (local.get $kappa))))))
+                (local.set $gbt (f64.add (local.get $gbt) (f64.mul (local.get $gt) (local.get $kappa))))))
             (if (local.get $sharp)
               (then
                 (local.set $addr (i32.add (local.get $pGrad)
@@ -677,8 +730,14 @@
         (br $cell)))
     (if (local.get $pending)
       (then
-        (local.set $ce (f64.add (local.get $ce) (f64.mul (local.get $pendTs)
-          (f64x2.extract_lane 0 (call $logv (f64x2.splat (local.get $pendSum)))))))))
+        (local.set $lx (f32x4.mul (call $log32 (local.get $lsum)) (local.get $lts)))
+        (local.set $ce (f64.add (local.get $ce) (f64.promote_f32 (f32.add
+          (f32.add (f32x4.extract_lane 0 (local.get $lx)) (f32x4.extract_lane 1 (local.get $lx)))
+          (f32.add (f32x4.extract_lane 2 (local.get $lx)) (f32x4.extract_lane 3 (local.get $lx)))))))))
+    (if (i32.and (local.get $wantGrad) (i32.ge_s (local.get $iPrev) (i32.const 0)))
+      (then
+        (local.set $addr (i32.add (local.get $pGbt) (i32.shl (local.get $iPrev) (i32.const 3))))
+        (f64.store (local.get $addr) (f64.add (f64.load (local.get $addr)) (local.get $gbt)))))
     (if (local.get $wantGrad)
       (then
         (local.set $addr (i32.add (local.get $pGrad) (i32.shl (local.get $oW0) (i32.const 3))))
