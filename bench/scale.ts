@@ -5,8 +5,8 @@
  * Leaderboard scale in Node: simulates LLM-NRM data straight into a Dataset
  * (float32 option probabilities, no CSV ever written or parsed), poses the
  * default problem and
- *  - with `--passes N`: times N loss+gradient passes of the CLI's engine (the
- *    fused loop on `--threads` worker threads), or
+ *  - with `--passes N`: times N loss+gradient passes of the CLI's engine (wasm
+ *    on `--threads` worker threads), float64 and then float32, or
  *  - with `--fit`: runs the whole default fit (λ search + final fit + SEs) as
  *    `llm-nrm fit` does, logging progress; `--steps` caps the optimiser (a
  *    short capped fit measures the fit's peak memory without waiting for it).
@@ -105,6 +105,16 @@ if (!values.fit) {
   const per = (performance.now() - t) / n;
   phase(`${n} more passes`);
   console.log(`per loss+gradient pass: ${(per / 1000).toFixed(2)} s`);
+  // The float32 passes a mixed-precision fit takes first (where the engine has them).
+  await obj.f(posed.x0, g, true);
+  const t32 = performance.now();
+  for (let r = 0; r < n; r++) await obj.f(posed.x0, g, true);
+  const per32 = (performance.now() - t32) / n;
+  phase(`${n} float32 passes`);
+  console.log(
+    `per float32 pass: ${(per32 / 1000).toFixed(2)} s (${(per32 / per).toFixed(2)}× float64)` +
+      (eng.float32 ? '' : ' (this engine has no float32 path: both are float64)'),
+  );
   eng.dispose();
 } else {
   let last = 0;

@@ -15,7 +15,8 @@
  *  - gpu:     ms per loss+gradient pass of every browser engine at a small shape
  *             (the GPU engines run on SwiftShader here: software);
  *  - demo:    first visit, reload and "Load demo" until the first ICC curves;
- *  - engines: ms per pass of fused and tfjs-wasm at --shape, data simulated in the worker;
+ *  - engines: ms per pass at --shape of fused, wasm (float64 and its float32 kernel), both
+ *             as the app runs them (shard workers), and tfjs-wasm; data simulated in the worker;
  *  - parse:   the worker's loader on that data written as a wide CSV (MB/s);
  *  - formats: the worker's loader on the evaluation tools' result formats (harness
  *             JSONL and Parquet, lighteval and Meta Parquet, Inspect .eval, HELM,
@@ -474,7 +475,7 @@ async function phaseMain(
   if (want('engines')) {
     const passes = await bench(page, {
       op: 'passes',
-      engines: ['fused', 'fused-app', 'tfjs-wasm'],
+      engines: ['fused', 'wasm', 'wasm-f32', 'fused-app', 'wasm-app', 'tfjs-wasm'],
       minMs: 4000,
       maxReps: 30,
     });
@@ -664,7 +665,7 @@ async function phaseFull(
   const sim = await simulateMain(page, { ...o, ...full });
   const passes = await bench(page, {
     op: 'passes',
-    engines: ['fused', 'wasm', 'wasm-app'],
+    engines: ['fused', 'wasm', 'wasm-f32', 'wasm-app'],
     minMs: 5000,
     maxReps: 8,
   });

@@ -21,7 +21,8 @@ import { pickEngine, resolveChoice } from './engines';
  * 'fused' is the single-threaded loop), or 'fused-app': what the app's fit
  * runs for 'fused', spread over shard workers when the data set is big enough.
  */
-export type BenchEngine = EngineName | 'fused-app' | 'wasm-app';
+/** `wasm-f32`: the wasm engine's float32 kernel (the passes a mixed-precision fit takes first). */
+export type BenchEngine = EngineName | 'fused-app' | 'wasm-app' | 'wasm-f32';
 
 /** One benchmark operation; each answers with the matching entry of `BenchReplies`. */
 export type BenchCall =
@@ -193,19 +194,20 @@ async function passes(
     let engine: Engine | null = null;
     try {
       const posed = pose(ds, { model, mode: 'default' });
+      const coarse = name === 'wasm-f32';
       const create =
-        name === 'fused' || name === 'wasm'
-          ? createEngine(posed.problem, name)
+        name === 'fused' || name === 'wasm' || coarse
+          ? createEngine(posed.problem, coarse ? 'wasm' : name)
           : pickEngine(appEngine(name)).then((h) => h.create(posed.problem));
       engine = await timeout(create, 180_000, `${name} set-up`);
       const obj = makeObjective(posed, engine);
       const g = new Float64Array(posed.x0.length);
-      await timeout(obj.f(posed.x0, g), 180_000, `${name} first pass`);
+      await timeout(obj.f(posed.x0, g, coarse), 180_000, `${name} first pass`);
       const setupMs = now() - t0;
       let reps = 0;
       const t = now();
       while (reps < 2 || (now() - t < minMs && reps < maxReps)) {
-        await obj.f(posed.x0, g);
+        await obj.f(posed.x0, g, coarse);
         reps++;
       }
       rows.push({ engine: name, detail: engine.detail, ms: (now() - t) / reps, reps, setupMs });
