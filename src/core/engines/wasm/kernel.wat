@@ -1,6 +1,8 @@
 ;; LLM-NRM cross-entropy and gradient, nominal family, 'option' channel, as a
 ;; WebAssembly SIMD kernel. Assembled by scripts/build-wasm.mjs (wabt from npm)
-;; into kernel.bytes.ts; src/core/engines/wasm/engine.ts drives it.
+;; into kernel.bytes.ts; src/core/engines/wasm/engine.ts drives it. Two versions:
+;; "option" in float64 (below) and "option32" in float32 (further down, for the
+;; early passes of a mixed-precision fit).
 ;;
 ;; The same function as `nominalCE` in ../fusedNominal.ts for channel 'option':
 ;; every combination of the sharpness, position and fallback flags. Targets are
