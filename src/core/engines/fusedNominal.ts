@@ -148,10 +148,12 @@ export function addBtildeGradient(
   key: Uint8Array,
   scratch: Float64Array,
 ): void {
+  const a = nat.subarray(L.a);
+  const c = nat.subarray(L.c);
   for (let i = 0; i < L.I; i++) {
     if (gbt[i] === 0) continue;
     const off = i * L.Kmax;
-    btilde(nat.subarray(L.a), nat.subarray(L.c), off, nOptions[i], key[i], scratch, {
+    btilde(a, c, off, nOptions[i], key[i], scratch, {
       gb: gbt[i],
       ga: grad,
       gc: grad,

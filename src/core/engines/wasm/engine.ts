@@ -1,6 +1,7 @@
 import type { Cells } from '../../model/cells';
 import type { NominalFlags, NominalLayout } from '../../model/types';
-import { addBtildeGradient, btildeAt, nominalCE } from '../fusedNominal';
+import { btilde } from '../../model/btilde';
+import { addBtildeGradient, nominalCE } from '../fusedNominal';
 import { evaluateFused } from '../fused';
 import type { Engine, Problem } from '../types';
 import { instantiateKernel } from './kernel';
@@ -89,12 +90,18 @@ export async function createWasmNominal(
   const scratch = new Float64Array(Kmax);
   const flagBits = (flags.sharpness ? 1 : 0) | (flags.position ? 2 : 0) | (flags.fallback ? 4 : 0);
   const { nOptions, key } = cells;
+  // The items these cells touch (a shard holds a share of them): b̃ only for those.
+  const items: number[] = [];
+  for (let q = 0; q < n; q++)
+    if (q === 0 || cells.cellI[q] !== cells.cellI[q - 1]) items.push(cells.cellI[q]);
   /** b̃ and the gate's exponentials; false if a gate argument is out of the kernel's range. */
   const gate = (nat: Float64Array): boolean => {
     const w0 = nat[L.w0];
     const kappa = nat[L.kappa];
-    for (let i = 0; i < I; i++) {
-      bt[i] = btildeAt(nat, L, i, nOptions[i], key[i], scratch);
+    const a = nat.subarray(L.a);
+    const c = nat.subarray(L.c);
+    for (const i of items) {
+      bt[i] = btilde(a, c, i * Kmax, nOptions[i], key[i], scratch);
       const beta = kappa * bt[i];
       if (!(Math.abs(beta) <= GATE_LIMIT)) return false;
       eb[i] = Math.exp(-beta);
