@@ -15,6 +15,11 @@ export const FAST_WARMUP = 100;
  */
 export const FAST_MEMORY = 30;
 
+/** Whether settings ask for mixed precision (FitSettings.precision; the default). */
+export function mixedPrecision(s: Pick<FitSettings, 'precision'>): boolean {
+  return (s.precision ?? 'mixed') === 'mixed';
+}
+
 export interface FastOptions {
   settings: Pick<FitSettings, 'steps' | 'lr' | 'tol' | 'gtol' | 'memory'>;
   /** Adam warm-up steps (0 on a warm start). */

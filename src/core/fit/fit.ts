@@ -5,7 +5,7 @@ import { makeObjective, pose } from './pose';
 import { adam, type OptimResult, type OptimStep } from './optim';
 import { countPreconditioner } from './precond';
 import { specsAt, type PriorScale } from '../model/hprior';
-import { fastFit, FAST_WARMUP } from './fast';
+import { fastFit, FAST_WARMUP, mixedPrecision } from './fast';
 import { choosePriorStrength, type StrengthChoice } from './strength';
 import { buildFitJson } from './result';
 import {
@@ -133,9 +133,7 @@ export async function fitDatasetFull(
     // Mixed precision where the engine has a float32 path (the fast optimiser only:
     // paper Adam stays float64, as the reference it is measured against).
     const mixed =
-      settings.optimizer === 'fast' &&
-      (settings.precision ?? 'mixed') === 'mixed' &&
-      engine.float32 === true;
+      settings.optimizer === 'fast' && mixedPrecision(settings) && engine.float32 === true;
     let res: OptimResult;
     const override = settings.prior ?? {};
     let selection: StrengthChoice | null = null;

@@ -4,7 +4,7 @@ import { subsetDataset } from '../data/subset';
 import type { Dataset } from '../data/types';
 import { createFusedEngine } from '../engines/fused';
 import { specsAt, STRENGTH_GRID, type PriorOverride } from '../model/hprior';
-import { fastFit, FAST_WARMUP } from './fast';
+import { fastFit, FAST_WARMUP, mixedPrecision } from './fast';
 import type { OptimStep } from './optim';
 import { makeObjective, pose, type Posed } from './pose';
 import type { NominalFreeLayout } from '../model/params';
@@ -156,7 +156,7 @@ export async function choosePriorStrength(
         warm: trials.length === 0 ? (settings.warmup ?? FAST_WARMUP) : 0,
         precond,
         loose: true,
-        coarse: (settings.precision ?? 'mixed') === 'mixed',
+        coarse: mixedPrecision(settings),
         signal: o.signal,
         onStep: o.onStep,
       });

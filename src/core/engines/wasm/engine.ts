@@ -4,7 +4,7 @@ import { btilde } from '../../model/btilde';
 import { addBtildeGradient, nominalCE } from '../fusedNominal';
 import { evaluateFused } from '../fused';
 import type { Engine, Problem } from '../types';
-import { instantiateKernel } from './kernel';
+import { instantiateKernel, type CellArgs, type LayoutArgs } from './kernel';
 
 /** Bytes of scratch the kernel needs: z, v and e for up to 256 options. */
 const SCRATCH = 3 * 2048;
@@ -113,21 +113,31 @@ export async function createWasmNominal(
     }
     return true;
   };
+  const layoutArgs: LayoutArgs = [
+    pBt,
+    pEa,
+    pEb,
+    pGbt,
+    pScr,
+    L.theta,
+    L.s,
+    L.delta,
+    L.rho,
+    L.a,
+    L.c,
+    L.w0,
+    L.kappa,
+  ];
   /** One kernel call on cells [q0, q0 + m). */
-  const call = (q0: number, m: number, g: number, coarse: boolean) =>
-    coarse
-      ? // prettier-ignore
-        k.option32(
-          m, Kmax, flagBits, g, pJ + 4 * q0, pI + 4 * q0, pT + 4 * q0 * Kt, pK, pNat, pGrad,
-          pNat32, pGrad32, pBt, pEa, pEb, pGbt, pScr,
-          L.theta, L.s, L.delta, L.rho, L.a, L.c, L.w0, L.kappa,
-        )
-      : // prettier-ignore
-        k.option(
-          m, Kmax, flagBits, g, pJ + 4 * q0, pI + 4 * q0, pT + 4 * q0 * Kt, pK, pNat, pGrad,
-          pBt, pEa, pEb, pGbt, pScr,
-          L.theta, L.s, L.delta, L.rho, L.a, L.c, L.w0, L.kappa,
-        );
+  const call = (q0: number, m: number, g: number, coarse: boolean) => {
+    // prettier-ignore
+    const cellArgs: CellArgs = [
+      m, Kmax, flagBits, g, pJ + 4 * q0, pI + 4 * q0, pT + 4 * q0 * Kt, pK, pNat, pGrad,
+    ];
+    return coarse
+      ? k.option32(...cellArgs, pNat32, pGrad32, ...layoutArgs)
+      : k.option(...cellArgs, ...layoutArgs);
+  };
   return (nat, grad, coarse = false) => {
     if (flags.fallback && !gate(nat)) return nominalCE(nat, grad, L, flags, cells);
     natW.set(nat);

@@ -30,63 +30,44 @@ export interface KernelExports {
   /** The float32 kernel's ln x on one number (for tests of its stated bound). */
   log32(x: number): number;
   /** CE of cells [0, n) on the option channel; see kernel.wat for the arguments. */
-  option(
-    n: number,
-    Kmax: number,
-    flags: number,
-    wantGrad: number,
-    pJ: number,
-    pI: number,
-    pT: number,
-    pK: number,
-    pNat: number,
-    pGrad: number,
-    pBt: number,
-    pEa: number,
-    pEb: number,
-    pGbt: number,
-    pScr: number,
-    oTheta: number,
-    oS: number,
-    oDelta: number,
-    oRho: number,
-    oA: number,
-    oC: number,
-    oW0: number,
-    oKappa: number,
-  ): number;
+  option(...args: [...CellArgs, ...LayoutArgs]): number;
   /**
    * The same CE in float32 arithmetic (see kernel.wat for what stays float64):
    * `option`'s arguments plus a float32 copy of nat and a float32 gradient.
    */
-  option32(
-    n: number,
-    Kmax: number,
-    flags: number,
-    wantGrad: number,
-    pJ: number,
-    pI: number,
-    pT: number,
-    pK: number,
-    pNat: number,
-    pGrad: number,
-    pNat32: number,
-    pGrad32: number,
-    pBt: number,
-    pEa: number,
-    pEb: number,
-    pGbt: number,
-    pScr: number,
-    oTheta: number,
-    oS: number,
-    oDelta: number,
-    oRho: number,
-    oA: number,
-    oC: number,
-    oW0: number,
-    oKappa: number,
-  ): number;
+  option32(...args: [...CellArgs, pNat32: number, pGrad32: number, ...LayoutArgs]): number;
 }
+
+/** The kernels' leading arguments: the cells, and where nat and its gradient lie. */
+export type CellArgs = [
+  n: number,
+  Kmax: number,
+  flags: number,
+  wantGrad: number,
+  pJ: number,
+  pI: number,
+  pT: number,
+  pK: number,
+  pNat: number,
+  pGrad: number,
+];
+
+/** The kernels' trailing arguments: the gate's arrays, scratch, and the layout's offsets. */
+export type LayoutArgs = [
+  pBt: number,
+  pEa: number,
+  pEb: number,
+  pGbt: number,
+  pScr: number,
+  oTheta: number,
+  oS: number,
+  oDelta: number,
+  oRho: number,
+  oA: number,
+  oC: number,
+  oW0: number,
+  oKappa: number,
+];
 
 function wasmApi(): WasmApi | undefined {
   return (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
