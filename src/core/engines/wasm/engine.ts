@@ -6,8 +6,8 @@ import { evaluateFused } from '../fused';
 import type { Engine, Problem } from '../types';
 import { instantiateKernel, type CellArgs, type LayoutArgs } from './kernel';
 
-/** Bytes of scratch the kernel needs: z, v and e for up to 256 options. */
-const SCRATCH = 3 * 2048;
+/** Bytes of scratch the kernels need: z, v and e of two cells (a pair) for up to 256 options. */
+const SCRATCH = 6 * 2048;
 /** Zero bytes after every array, so a masked padding lane never reads past memory. */
 const PAD = 16;
 const PAGE = 65536;
