@@ -725,6 +725,15 @@
       (f32x4.mul (local.get $lp) (local.get $lr))))
     (local.get $lx))
 
+  ;; Σ over the four lanes of t · ln s, in float32, promoted: the float32 kernel's
+  ;; batched log term (lanes not yet filled hold s = 1, t = 0 and add 0).
+  (func $logTerms (param $s v128) (param $t v128) (result f64)
+    (local $v v128)
+    (local.set $v (f32x4.mul (call $log32 (local.get $s)) (local.get $t)))
+    (f64.promote_f32 (f32.add
+      (f32.add (f32x4.extract_lane 0 (local.get $v)) (f32x4.extract_lane 1 (local.get $v)))
+      (f32.add (f32x4.extract_lane 2 (local.get $v)) (f32x4.extract_lane 3 (local.get $v))))))
+
   (func (export "log32") (param $x f32) (result f32)
     (f32x4.extract_lane 0 (call $log32 (f32x4.splat (local.get $x)))))
 
@@ -962,10 +971,7 @@
             ;; the logs, four cells at a time as below (room for two first)
             (if (i32.ge_u (local.get $pending) (i32.const 3))
               (then 
-              (local.set $lx (f32x4.mul (call $log32 (local.get $lsum)) (local.get $lts)))
-              (local.set $ce (f64.add (local.get $ce) (f64.promote_f32 (f32.add
-                (f32.add (f32x4.extract_lane 0 (local.get $lx)) (f32x4.extract_lane 1 (local.get $lx)))
-                (f32.add (f32x4.extract_lane 2 (local.get $lx)) (f32x4.extract_lane 3 (local.get $lx)))))))
+              (local.set $ce (f64.add (local.get $ce) (call $logTerms (local.get $lsum) (local.get $lts))))
               (local.set $lsum (v128.const f32x4 1 1 1 1))
               (local.set $lts (v128.const f32x4 0 0 0 0))
               (local.set $pending (i32.const 0))))
@@ -974,10 +980,7 @@
             (local.set $pending (i32.add (local.get $pending) (i32.const 2)))
             (if (i32.eq (local.get $pending) (i32.const 4))
               (then 
-              (local.set $lx (f32x4.mul (call $log32 (local.get $lsum)) (local.get $lts)))
-              (local.set $ce (f64.add (local.get $ce) (f64.promote_f32 (f32.add
-                (f32.add (f32x4.extract_lane 0 (local.get $lx)) (f32x4.extract_lane 1 (local.get $lx)))
-                (f32.add (f32x4.extract_lane 2 (local.get $lx)) (f32x4.extract_lane 3 (local.get $lx)))))))
+              (local.set $ce (f64.add (local.get $ce) (call $logTerms (local.get $lsum) (local.get $lts))))
               (local.set $lsum (v128.const f32x4 1 1 1 1))
               (local.set $lts (v128.const f32x4 0 0 0 0))
               (local.set $pending (i32.const 0))))
@@ -1285,10 +1288,7 @@
         (br $cell)))
     (if (local.get $pending)
       (then
-        (local.set $lx (f32x4.mul (call $log32 (local.get $lsum)) (local.get $lts)))
-        (local.set $ce (f64.add (local.get $ce) (f64.promote_f32 (f32.add
-          (f32.add (f32x4.extract_lane 0 (local.get $lx)) (f32x4.extract_lane 1 (local.get $lx)))
-          (f32.add (f32x4.extract_lane 2 (local.get $lx)) (f32x4.extract_lane 3 (local.get $lx)))))))))
+        (local.set $ce (f64.add (local.get $ce) (call $logTerms (local.get $lsum) (local.get $lts))))))
     (if (i32.and (local.get $wantGrad) (i32.ge_s (local.get $iPrev) (i32.const 0)))
       (then
         (local.set $addr (i32.add (local.get $pGbt) (i32.shl (local.get $iPrev) (i32.const 3))))
