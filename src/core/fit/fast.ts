@@ -1,4 +1,4 @@
-import { adam, lbfgs, type OptimResult, type OptimStep } from './optim';
+import { adam, lbfgs, type LbfgsOptions, type OptimResult, type OptimStep } from './optim';
 import { GTOL, PAPER_ADAM, type FitSettings } from './types';
 
 /**
@@ -32,6 +32,7 @@ export interface FastOptions {
   coarse?: boolean;
   signal?: AbortSignal;
   onStep?: (s: OptimStep) => void;
+  curvature?: LbfgsOptions['curvature'];
 }
 
 /**
@@ -74,6 +75,7 @@ export async function fastFit(
     precond: typeof o.precond === 'function' ? o.precond(x) : o.precond,
     memory: s.memory ?? FAST_MEMORY,
     coarse: o.coarse,
+    curvature: o.curvature,
     onStep:
       o.onStep && ((st) => o.onStep!({ ...st, step: st.step + steps, passes: st.passes + passes })),
   });

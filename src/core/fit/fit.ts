@@ -8,6 +8,7 @@ import { specsAt, type PriorScale } from '../model/hprior';
 import { fastFit, FAST_WARMUP, mixedPrecision } from './fast';
 import { choosePriorStrength, type StrengthChoice } from './strength';
 import { buildFitJson } from './result';
+import { blockCurvature } from './blocks';
 import {
   DEFAULT_SETTINGS,
   PAPER_ADAM,
@@ -177,6 +178,7 @@ export async function fitDatasetFull(
         coarse: mixed,
         signal: opts.signal,
         onStep,
+        curvature: settings.curvature === 'counts' ? undefined : blockCurvature(posed, f),
       });
     }
     // Re-evaluate at the returned point so every reported part belongs to it.

@@ -8,6 +8,8 @@
  * The objective and its gradient at x. `coarse`: the optimiser accepts float32
  * round-off in this evaluation (Engine.evaluate); an objective may ignore it.
  */
+import { applyBlocks, type BlockInverse } from './blocks';
+
 export type Objective = (x: Float64Array, grad: Float64Array, coarse?: boolean) => Promise<number>;
 
 export interface OptimStep {
@@ -150,6 +152,16 @@ export interface LbfgsOptions extends OptimOptions {
    * magnitude (they see n_j, n_i and all cells), which a scalar H0 cannot span.
    */
   precond?: Float64Array;
+  /**
+   * Probed block curvature (blocks.ts) as H0 in place of the diagonal P, probed
+   * at the start and again every `every` steps; P still scales the convergence
+   * test, so what "converged" means does not change.
+   */
+  curvature?: {
+    /** `afterPass` runs after each of its passes (a cancel check). */
+    probe: (x: Float64Array, afterPass: () => Promise<void>) => Promise<BlockInverse>;
+    every: number;
+  };
 }
 
 /*
@@ -230,7 +242,9 @@ function direction(
   mem: Memory,
   alpha: Float64Array,
   P: Float64Array | undefined,
+  H0?: BlockH0,
 ): void {
+  if (H0) return blockDirection(d, g, mem, alpha, H0);
   const n = g.length;
   const { S, Y, rhos } = mem;
   const m = S.length;
@@ -264,6 +278,48 @@ function direction(
   const c = alpha[m - 1] - b;
   const s = S[m - 1];
   for (let q = 0; q < n; q++) d[q] += c * s[q];
+}
+
+/** A probed block inverse as H0, with its scratch. */
+interface BlockH0 {
+  inv: BlockInverse;
+  tmp: Float64Array;
+  out: Float64Array;
+}
+
+/**
+ * The two-loop recursion with H0 = γ·B⁻¹, B the probed block curvature and
+ * γ = sᵀy / yᵀB⁻¹y of the newest pair (1 without pairs). The plain recursion:
+ * applying B⁻¹ costs more than the passes over memory the fused form saves.
+ */
+function blockDirection(
+  d: Float64Array,
+  g: Float64Array,
+  mem: Memory,
+  alpha: Float64Array,
+  H0: BlockH0,
+): void {
+  const n = g.length;
+  const { S, Y, rhos } = mem;
+  const m = S.length;
+  for (let q = 0; q < n; q++) d[q] = -g[q];
+  for (let k = m - 1; k >= 0; k--) {
+    const a = rhos[k] * dot(S[k], d);
+    alpha[k] = a;
+    for (let q = 0; q < n; q++) d[q] -= a * Y[k][q];
+  }
+  let gamma = 1;
+  if (m > 0) {
+    applyBlocks(H0.inv, Y[m - 1], H0.out, H0.tmp);
+    gamma = mem.sy[m - 1] / dot(Y[m - 1], H0.out);
+  }
+  applyBlocks(H0.inv, d, H0.out, H0.tmp);
+  for (let q = 0; q < n; q++) d[q] = gamma * H0.out[q];
+  for (let k = 0; k < m; k++) {
+    const b = rhos[k] * dot(Y[k], d);
+    const c = alpha[k] - b;
+    for (let q = 0; q < n; q++) d[q] += c * S[k][q];
+  }
 }
 
 /**
@@ -311,8 +367,17 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
     calm = 0;
     norm = gradNorms(g, o.precond).scaled;
   };
+  const cv = o.curvature;
+  let H0: BlockH0 | undefined;
+  let probedAt = -Infinity;
   while (step < o.maxSteps) {
-    direction(d, g, mem, alpha, P);
+    if (cv && step - probedAt >= cv.every) {
+      const inv = await cv.probe(x, () => checkpoint(o.signal));
+      passes += inv.passes;
+      probedAt = step;
+      H0 = { inv, tmp: new Float64Array(inv.width), out: new Float64Array(n) };
+    }
+    direction(d, g, mem, alpha, P, H0);
     let dg = dot(d, g);
     if (!(dg < 0) && coarse) {
       await refine();

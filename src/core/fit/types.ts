@@ -36,6 +36,13 @@ export interface FitSettings {
   /** Fast optimiser: L-BFGS memory, in curvature pairs (default FAST_MEMORY). */
   memory?: number;
   /**
+   * Fast optimiser: L-BFGS's initial inverse Hessian. 'blocks' (the default for
+   * nominal models): the probed block curvature of each item, LLM and the gate
+   * (blocks.ts); 'counts': the diagonal guess from observation counts (precond.ts),
+   * the only one for binary models.
+   */
+  curvature?: 'blocks' | 'counts';
+  /**
    * Fast optimiser: 'mixed' (default) lets the Adam warm-up and L-BFGS's early
    * steps take the engine's float32 path where it has one (the wasm engine);
    * L-BFGS finishes in float64, and every reported figure is float64.
