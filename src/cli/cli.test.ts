@@ -135,5 +135,8 @@ describe('llm-nrm CLI (bin/llm-nrm.js)', () => {
     const p = run(['fit', '--precision', 'half', path.join(NAEP, 'econ-reading.wide.csv')]);
     expect(p.status).toBe(2);
     expect(p.stderr).toMatch(/--precision must be one of mixed, float64; got "half"/);
+    const c = run(['fit', '--curvature', 'exact', path.join(NAEP, 'econ-reading.wide.csv')]);
+    expect(c.status).toBe(2);
+    expect(c.stderr).toMatch(/--curvature must be one of blocks, counts; got "exact"/);
   });
 });

@@ -7,7 +7,7 @@ import { parsePriorOverride } from '../core/model/hprior';
 import { num, oneOf, UsageError } from './args';
 
 export const FIT_FLAG_USAGE =
-  '[--optimizer fast|adam] [--mode default|paper] [--steps N] [--tol X] [--gtol X] [--lr X] [--prior a=1,c=2,logS=0.3,...] [--precision mixed|float64]';
+  '[--optimizer fast|adam] [--mode default|paper] [--steps N] [--tol X] [--gtol X] [--lr X] [--prior a=1,c=2,logS=0.3,...] [--precision mixed|float64] [--curvature blocks|counts]';
 
 export const FIT_FLAG_OPTIONS = {
   optimizer: { type: 'string' },
@@ -18,6 +18,7 @@ export const FIT_FLAG_OPTIONS = {
   lr: { type: 'string' },
   prior: { type: 'string' },
   precision: { type: 'string' },
+  curvature: { type: 'string' },
 } as const;
 
 export interface FitFlagValues {
@@ -29,6 +30,7 @@ export interface FitFlagValues {
   lr?: string;
   prior?: string;
   precision?: string;
+  curvature?: string;
 }
 
 /**
@@ -60,6 +62,8 @@ export function fitSettingsFromFlags(v: FitFlagValues, seed: number): Partial<Fi
   if (v.gtol !== undefined) s.gtol = num(v.gtol, 'gtol', 1e-4);
   if (v.precision !== undefined)
     s.precision = oneOf(v.precision, 'precision', ['mixed', 'float64'] as const, 'mixed');
+  if (v.curvature !== undefined)
+    s.curvature = oneOf(v.curvature, 'curvature', ['blocks', 'counts'] as const, 'blocks');
   if (v.prior !== undefined) {
     if (mode === 'paper')
       throw new UsageError('--prior applies to the default mode; paper mode is eq. 15 exactly.');

@@ -27,7 +27,7 @@ const plan = (blocks: number[][], nulls: number[][][] = blocks.map(() => [])): B
 const apply = async (f: Objective, P: BlockPlan, n: number, v: number[]) => {
   const inv = await probeBlocks(f, new Float64Array(n), P);
   const out = new Float64Array(n);
-  applyBlocks(inv, Float64Array.from(v), out, new Float64Array(inv.width));
+  applyBlocks(inv, Float64Array.from(v), out, new Float64Array(2 * inv.width));
   return { out: Array.from(out), passes: inv.passes };
 };
 

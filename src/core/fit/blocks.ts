@@ -175,7 +175,7 @@ export function jacobiEigen(A: Float64Array, n: number, V: Float64Array, lam: Fl
   for (let k = 0; k < n; k++) lam[k] = A[k * n + k];
 }
 
-/** out = H0 v: each block's inverse applied to its slots; slots in no block get 0. */
+/** out = H0 v: each block's inverse applied to its slots; slots in no block get 0. `tmp`: 2 × width. */
 export function applyBlocks(
   inv: BlockInverse,
   v: Float64Array,
@@ -185,21 +185,47 @@ export function applyBlocks(
   out.fill(0);
   const { plan, data, off } = inv;
   const B = plan.start.length - 1;
+  const vb = tmp.subarray(inv.width);
   for (let b = 0; b < B; b++) {
     const s0 = plan.start[b];
     const n = plan.start[b + 1] - s0;
     const o = off[b];
+    for (let m = 0; m < n; m++) vb[m] = v[plan.slots[s0 + m]];
+    // tmp = Λ⁻¹ Vᵀ v_b, then out_b = V tmp
     for (let k = 0; k < n; k++) {
       let w = 0;
-      for (let m = 0; m < n; m++) w += data[o + k * n + m] * v[plan.slots[s0 + m]];
+      const col = o + k * n;
+      for (let m = 0; m < n; m++) w += data[col + m] * vb[m];
       tmp[k] = w * data[o + n * n + k];
     }
-    for (let m = 0; m < n; m++) {
+    for (let m = 0; m < n; m++) vb[m] = 0;
+    for (let k = 0; k < n; k++) {
+      const t = tmp[k];
+      const col = o + k * n;
+      for (let m = 0; m < n; m++) vb[m] += data[col + m] * t;
+    }
+    for (let m = 0; m < n; m++) out[plan.slots[s0 + m]] = vb[m];
+  }
+}
+
+/** vᵀ H0 v = Σ over blocks and eigenpairs of (V_kᵀ v_b)² / |λ_k|: half an application's work. */
+export function quadBlocks(inv: BlockInverse, v: Float64Array, tmp: Float64Array): number {
+  const { plan, data, off } = inv;
+  const B = plan.start.length - 1;
+  let sum = 0;
+  for (let b = 0; b < B; b++) {
+    const s0 = plan.start[b];
+    const n = plan.start[b + 1] - s0;
+    const o = off[b];
+    for (let m = 0; m < n; m++) tmp[m] = v[plan.slots[s0 + m]];
+    for (let k = 0; k < n; k++) {
       let w = 0;
-      for (let k = 0; k < n; k++) w += data[o + k * n + m] * tmp[k];
-      out[plan.slots[s0 + m]] = w;
+      const col = o + k * n;
+      for (let m = 0; m < n; m++) w += data[col + m] * tmp[m];
+      sum += w * w * data[o + n * n + k];
     }
   }
+  return sum;
 }
 
 /**

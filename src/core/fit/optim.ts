@@ -8,7 +8,7 @@
  * The objective and its gradient at x. `coarse`: the optimiser accepts float32
  * round-off in this evaluation (Engine.evaluate); an objective may ignore it.
  */
-import { applyBlocks, type BlockInverse } from './blocks';
+import { applyBlocks, quadBlocks, type BlockInverse } from './blocks';
 
 export type Objective = (x: Float64Array, grad: Float64Array, coarse?: boolean) => Promise<number>;
 
@@ -225,6 +225,8 @@ interface Memory {
   rhos: number[];
   sy: number[];
   yPy: number[];
+  /** Pairs taken so far (never reset): which pair is newest. */
+  taken: number;
 }
 
 /**
@@ -244,10 +246,14 @@ function direction(
   P: Float64Array | undefined,
   H0?: BlockH0,
 ): void {
-  if (H0) return blockDirection(d, g, mem, alpha, H0);
   const n = g.length;
   const { S, Y, rhos } = mem;
   const m = S.length;
+  if (m === 0 && H0) {
+    applyBlocks(H0.inv, g, d, H0.tmp);
+    for (let q = 0; q < n; q++) d[q] = -d[q];
+    return;
+  }
   if (m === 0) {
     let ghg = 0;
     for (let q = 0; q < n; q++) ghg += g[q] * g[q] * (P ? P[q] : 1);
@@ -255,7 +261,11 @@ function direction(
     for (let q = 0; q < n; q++) d[q] = -g[q] * (gamma * (P ? P[q] : 1));
     return;
   }
-  const gamma = mem.sy[m - 1] / mem.yPy[m - 1];
+  if (H0 && H0.yAt !== mem.taken) {
+    H0.yBy = quadBlocks(H0.inv, Y[m - 1], H0.tmp);
+    H0.yAt = mem.taken;
+  }
+  const gamma = mem.sy[m - 1] / (H0 ? H0.yBy : mem.yPy[m - 1]);
   for (let q = 0; q < n; q++) d[q] = -g[q];
   let a = rhos[m - 1] * dot(S[m - 1], d);
   // First loop, k = m−1 … 0: d −= α_k y_k, then α_(k−1) = ρ s_(k−1)ᵀd (or, after
@@ -267,11 +277,22 @@ function direction(
   alpha[0] = a;
   const y0 = Y[0];
   let acc = 0;
-  for (let q = 0; q < n; q++) {
-    const v = (d[q] - a * y0[q]) * (gamma * (P ? P[q] : 1));
-    d[q] = v;
-    acc += y0[q] * v;
-  }
+  if (H0) {
+    // d −= α_0 y_0, then d = γ B⁻¹ d and β_0's dot.
+    for (let q = 0; q < n; q++) d[q] -= a * y0[q];
+    applyBlocks(H0.inv, d, H0.out, H0.tmp);
+    const out = H0.out;
+    for (let q = 0; q < n; q++) {
+      const v = gamma * out[q];
+      d[q] = v;
+      acc += y0[q] * v;
+    }
+  } else
+    for (let q = 0; q < n; q++) {
+      const v = (d[q] - a * y0[q]) * (gamma * (P ? P[q] : 1));
+      d[q] = v;
+      acc += y0[q] * v;
+    }
   let b = rhos[0] * acc;
   // Second loop, k = 0 … m−1: d += (α_k − β_k) s_k, then β_(k+1) = ρ y_(k+1)ᵀd.
   for (let k = 0; k + 1 < m; k++) b = rhos[k + 1] * axpyDot(d, alpha[k] - b, S[k], Y[k + 1]);
@@ -285,41 +306,9 @@ interface BlockH0 {
   inv: BlockInverse;
   tmp: Float64Array;
   out: Float64Array;
-}
-
-/**
- * The two-loop recursion with H0 = γ·B⁻¹, B the probed block curvature and
- * γ = sᵀy / yᵀB⁻¹y of the newest pair (1 without pairs). The plain recursion:
- * applying B⁻¹ costs more than the passes over memory the fused form saves.
- */
-function blockDirection(
-  d: Float64Array,
-  g: Float64Array,
-  mem: Memory,
-  alpha: Float64Array,
-  H0: BlockH0,
-): void {
-  const n = g.length;
-  const { S, Y, rhos } = mem;
-  const m = S.length;
-  for (let q = 0; q < n; q++) d[q] = -g[q];
-  for (let k = m - 1; k >= 0; k--) {
-    const a = rhos[k] * dot(S[k], d);
-    alpha[k] = a;
-    for (let q = 0; q < n; q++) d[q] -= a * Y[k][q];
-  }
-  let gamma = 1;
-  if (m > 0) {
-    applyBlocks(H0.inv, Y[m - 1], H0.out, H0.tmp);
-    gamma = mem.sy[m - 1] / dot(Y[m - 1], H0.out);
-  }
-  applyBlocks(H0.inv, d, H0.out, H0.tmp);
-  for (let q = 0; q < n; q++) d[q] = gamma * H0.out[q];
-  for (let k = 0; k < m; k++) {
-    const b = rhos[k] * dot(Y[k], d);
-    const c = alpha[k] - b;
-    for (let q = 0; q < n; q++) d[q] += c * S[k][q];
-  }
+  /** yᵀB⁻¹y of the newest pair (γ's denominator) when the memory had taken `yAt` pairs. */
+  yBy: number;
+  yAt: number;
 }
 
 /**
@@ -329,7 +318,7 @@ function blockDirection(
 export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Promise<OptimResult> {
   const n = x0.length;
   const memSize = o.memory ?? 10;
-  const mem: Memory = { S: [], Y: [], rhos: [], sy: [], yPy: [] };
+  const mem: Memory = { S: [], Y: [], rhos: [], sy: [], yPy: [], taken: 0 };
   const forget = () => {
     mem.S.length = mem.Y.length = mem.rhos.length = mem.sy.length = mem.yPy.length = 0;
   };
@@ -375,7 +364,7 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
       const inv = await cv.probe(x, () => checkpoint(o.signal));
       passes += inv.passes;
       probedAt = step;
-      H0 = { inv, tmp: new Float64Array(inv.width), out: new Float64Array(n) };
+      H0 = { inv, tmp: new Float64Array(2 * inv.width), out: new Float64Array(n), yBy: 0, yAt: -1 };
     }
     direction(d, g, mem, alpha, P, H0);
     let dg = dot(d, g);
@@ -448,6 +437,7 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
       mem.S.push(sNext);
       mem.Y.push(yNext);
       mem.rhos.push(1 / sy);
+      mem.taken++;
       mem.sy.push(sy);
       mem.yPy.push(yPy);
       if (mem.S.length > memSize) {
