@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { applyBlocks, jacobiEigen, nominalBlockPlan, probeBlocks, type BlockPlan } from './blocks';
+import {
+  applyBlocks,
+  blockCurvature,
+  jacobiEigen,
+  nominalBlockPlan,
+  probeBlocks,
+  type BlockPlan,
+} from './blocks';
 import { lbfgs, type Objective } from './optim';
 import { pose } from './pose';
 import { simulateNominal } from '../model/simulate';
@@ -162,5 +169,23 @@ describe('the nominal block plan', () => {
     expect(P.start[1] - P.start[0]).toBe(2 * ds.nOptions[0]);
     expect(P.nulls[0].map((u) => u.length)).toEqual([ds.nOptions[0], ds.nOptions[0]]);
     expect(P.start[P.start.length - 1] - P.start[P.start.length - 2]).toBe(2);
+  });
+
+  it('says how far a probe has got: 2·Kmax + 3 passes, the widest block an LLM’s', async () => {
+    const ds = simulateNominal({ J: 4, I: 6, seed: 2, kRange: [2, 5] }).data;
+    const posed = pose(ds, { model: 'llmnrm', mode: 'default' });
+    let calls = 0;
+    const f: Objective = async (_x, g) => {
+      calls++;
+      g.fill(0);
+      return 0;
+    };
+    const told: string[] = [];
+    const cv = blockCurvature(posed, f, (done, of) => told.push(`${done}/${of}`))!;
+    const inv = await cv.probe(posed.x0, async () => {});
+    const of = 2 * ds.Kmax + 3;
+    expect(told).toEqual(Array.from({ length: of }, (_, k) => `${k + 1}/${of}`));
+    expect(calls).toBe(of);
+    expect(inv.passes).toBe(of);
   });
 });

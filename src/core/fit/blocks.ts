@@ -62,6 +62,7 @@ export async function probeBlocks(
   const h = o.h ?? 1e-4;
   const g = new Float64Array(x.length);
   await f(x, g, false);
+  await o.afterPass?.();
   const B = plan.start.length - 1;
   let width = 0;
   for (let b = 0; b < B; b++) width = Math.max(width, plan.start[b + 1] - plan.start[b]);
@@ -280,9 +281,32 @@ export function nominalBlockPlan(posed: Posed): BlockPlan | null {
  */
 export const PROBE_EVERY = 100;
 
-/** L-BFGS's block curvature option for a posed problem: nominal models only. */
-export function blockCurvature(posed: Posed, f: Objective): LbfgsOptions['curvature'] {
+/**
+ * L-BFGS's block curvature option for a posed problem: nominal models only.
+ * `onPass(done, of)` is told after each probing pass (progress: at the paper's
+ * full shape a probe takes seconds).
+ */
+export function blockCurvature(
+  posed: Posed,
+  f: Objective,
+  onPass?: (done: number, of: number) => void,
+): LbfgsOptions['curvature'] {
   const plan = nominalBlockPlan(posed);
   if (!plan) return undefined;
-  return { probe: (x, afterPass) => probeBlocks(f, x, plan, { afterPass }), every: PROBE_EVERY };
+  let of = 0;
+  for (let b = 0; b + 1 < plan.start.length; b++)
+    of = Math.max(of, plan.start[b + 1] - plan.start[b]);
+  of += 1;
+  return {
+    probe: (x, afterPass) => {
+      let done = 0;
+      return probeBlocks(f, x, plan, {
+        afterPass: () => {
+          onPass?.(++done, of);
+          return afterPass();
+        },
+      });
+    },
+    every: PROBE_EVERY,
+  };
 }

@@ -95,7 +95,9 @@ export async function fitDatasetFull(
     const trace: TracePoint[] = [];
     let lastReport = 0;
     const maxSteps = settings.steps;
+    let lastStep: OptimStep = { step: 0, passes: 0, value: NaN };
     const onStep = (s: OptimStep) => {
+      lastStep = s;
       if (s.x) opts.onCheckpoint?.({ x: s.x, step: s.step, objective: s.value });
       if (settings.optimizer === 'fast' || s.step % 10 === 0 || s.step === 1)
         trace.push({
@@ -178,7 +180,15 @@ export async function fitDatasetFull(
         coarse: mixed,
         signal: opts.signal,
         onStep,
-        curvature: settings.curvature === 'counts' ? undefined : blockCurvature(posed, f),
+        curvature:
+          settings.curvature === 'counts'
+            ? undefined
+            : blockCurvature(posed, f, (done, of) =>
+                reportPhase(
+                  { ...lastStep, passes: lastStep.passes + done },
+                  `measuring the curvature (pass ${done} of ${of})`,
+                ),
+              ),
       });
     }
     // Re-evaluate at the returned point so every reported part belongs to it.
