@@ -176,6 +176,30 @@ export function jacobiEigen(A: Float64Array, n: number, V: Float64Array, lam: Fl
   for (let k = 0; k < n; k++) lam[k] = A[k * n + k];
 }
 
+/**
+ * Block b's coordinates in its eigenbasis: w_k = V_kᵀ v_b into w[0..n), with
+ * v_b gathered into vb first. Returns n.
+ */
+function project(
+  inv: BlockInverse,
+  b: number,
+  v: Float64Array,
+  vb: Float64Array,
+  w: Float64Array,
+): number {
+  const { plan, data, off } = inv;
+  const s0 = plan.start[b];
+  const n = plan.start[b + 1] - s0;
+  for (let m = 0; m < n; m++) vb[m] = v[plan.slots[s0 + m]];
+  for (let k = 0; k < n; k++) {
+    let sum = 0;
+    const col = off[b] + k * n;
+    for (let m = 0; m < n; m++) sum += data[col + m] * vb[m];
+    w[k] = sum;
+  }
+  return n;
+}
+
 /** out = H0 v: each block's inverse applied to its slots; slots in no block get 0. `tmp`: 2 × width. */
 export function applyBlocks(
   inv: BlockInverse,
@@ -185,46 +209,31 @@ export function applyBlocks(
 ): void {
   out.fill(0);
   const { plan, data, off } = inv;
-  const B = plan.start.length - 1;
   const vb = tmp.subarray(inv.width);
-  for (let b = 0; b < B; b++) {
-    const s0 = plan.start[b];
-    const n = plan.start[b + 1] - s0;
-    const o = off[b];
-    for (let m = 0; m < n; m++) vb[m] = v[plan.slots[s0 + m]];
+  for (let b = 0; b + 1 < plan.start.length; b++) {
     // tmp = Λ⁻¹ Vᵀ v_b, then out_b = V tmp
-    for (let k = 0; k < n; k++) {
-      let w = 0;
-      const col = o + k * n;
-      for (let m = 0; m < n; m++) w += data[col + m] * vb[m];
-      tmp[k] = w * data[o + n * n + k];
-    }
-    for (let m = 0; m < n; m++) vb[m] = 0;
+    const n = project(inv, b, v, vb, tmp);
+    const o = off[b];
+    for (let k = 0; k < n; k++) tmp[k] *= data[o + n * n + k];
+    vb.fill(0, 0, n);
     for (let k = 0; k < n; k++) {
       const t = tmp[k];
       const col = o + k * n;
       for (let m = 0; m < n; m++) vb[m] += data[col + m] * t;
     }
-    for (let m = 0; m < n; m++) out[plan.slots[s0 + m]] = vb[m];
+    for (let m = 0; m < n; m++) out[plan.slots[plan.start[b] + m]] = vb[m];
   }
 }
 
-/** vᵀ H0 v = Σ over blocks and eigenpairs of (V_kᵀ v_b)² / |λ_k|: half an application's work. */
+/** vᵀ H0 v = Σ over blocks and eigenpairs of (V_kᵀ v_b)² / |λ_k|: half an application's work. `tmp`: 2 × width. */
 export function quadBlocks(inv: BlockInverse, v: Float64Array, tmp: Float64Array): number {
   const { plan, data, off } = inv;
-  const B = plan.start.length - 1;
+  const vb = tmp.subarray(inv.width);
   let sum = 0;
-  for (let b = 0; b < B; b++) {
-    const s0 = plan.start[b];
-    const n = plan.start[b + 1] - s0;
-    const o = off[b];
-    for (let m = 0; m < n; m++) tmp[m] = v[plan.slots[s0 + m]];
-    for (let k = 0; k < n; k++) {
-      let w = 0;
-      const col = o + k * n;
-      for (let m = 0; m < n; m++) w += data[col + m] * tmp[m];
-      sum += w * w * data[o + n * n + k];
-    }
+  for (let b = 0; b + 1 < plan.start.length; b++) {
+    const n = project(inv, b, v, vb, tmp);
+    const o = off[b] + n * n;
+    for (let k = 0; k < n; k++) sum += tmp[k] * tmp[k] * data[o + k];
   }
   return sum;
 }
