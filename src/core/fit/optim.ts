@@ -4,12 +4,12 @@
  * now and then so a worker can receive a cancel message mid-fit.
  */
 
+import { applyBlocks, quadBlocks, type BlockInverse } from './blocks';
+
 /**
  * The objective and its gradient at x. `coarse`: the optimiser accepts float32
  * round-off in this evaluation (Engine.evaluate); an objective may ignore it.
  */
-import { applyBlocks, quadBlocks, type BlockInverse } from './blocks';
-
 export type Objective = (x: Float64Array, grad: Float64Array, coarse?: boolean) => Promise<number>;
 
 export interface OptimStep {
