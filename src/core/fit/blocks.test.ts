@@ -181,7 +181,7 @@ describe('the nominal block plan', () => {
       return 0;
     };
     const told: string[] = [];
-    const cv = blockCurvature(posed, f, (done, of) => told.push(`${done}/${of}`))!;
+    const cv = blockCurvature(posed, f, { onPass: (done, of) => told.push(`${done}/${of}`) })!;
     const inv = await cv.probe(posed.x0, async () => {});
     const of = 2 * ds.Kmax + 3;
     expect(told).toEqual(Array.from({ length: of }, (_, k) => `${k + 1}/${of}`));

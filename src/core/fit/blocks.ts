@@ -292,13 +292,13 @@ export const PROBE_EVERY = 100;
 
 /**
  * L-BFGS's block curvature option for a posed problem: nominal models only.
- * `onPass(done, of)` is told after each probing pass (progress: at the paper's
- * full shape a probe takes seconds).
+ * Probed every `every` steps (PROBE_EVERY); `onPass(done, of)` is told after
+ * each probing pass (progress: at the paper's full shape a probe takes seconds).
  */
 export function blockCurvature(
   posed: Posed,
   f: Objective,
-  onPass?: (done: number, of: number) => void,
+  o: { every?: number; onPass?: (done: number, of: number) => void } = {},
 ): LbfgsOptions['curvature'] {
   const plan = nominalBlockPlan(posed);
   if (!plan) return undefined;
@@ -311,11 +311,11 @@ export function blockCurvature(
       let done = 0;
       return probeBlocks(f, x, plan, {
         afterPass: () => {
-          onPass?.(++done, of);
+          o.onPass?.(++done, of);
           return afterPass();
         },
       });
     },
-    every: PROBE_EVERY,
+    every: o.every ?? PROBE_EVERY,
   };
 }

@@ -183,12 +183,13 @@ export async function fitDatasetFull(
         curvature:
           settings.curvature === 'counts'
             ? undefined
-            : blockCurvature(posed, f, (done, of) =>
-                reportPhase(
-                  { ...lastStep, passes: lastStep.passes + done },
-                  `measuring the curvature (pass ${done} of ${of})`,
-                ),
-              ),
+            : blockCurvature(posed, f, {
+                onPass: (done, of) =>
+                  reportPhase(
+                    { ...lastStep, passes: lastStep.passes + done },
+                    `measuring the curvature (pass ${done} of ${of})`,
+                  ),
+              }),
       });
     }
     // Re-evaluate at the returned point so every reported part belongs to it.

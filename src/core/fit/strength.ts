@@ -11,6 +11,7 @@ import type { NominalFreeLayout } from '../model/params';
 import { countPreconditioner } from './precond';
 import type { FitSettings, StrengthTrial } from './types';
 import type { EngineHandle } from './fit';
+import { blockCurvature } from './blocks';
 
 /** Below this many observed cells the split is too small to choose on: λ = 1. */
 export const MIN_CELLS_TO_CHOOSE = 400;
@@ -149,6 +150,11 @@ export async function choosePriorStrength(
   try {
     const obj = makeObjective(posed, eng);
     const precond = countPreconditioner(posed);
+    // Probed once per candidate: real data need fewer search passes (docs/optimiser.md).
+    const curvature =
+      settings.curvature === 'counts'
+        ? undefined
+        : blockCurvature(posed, obj.f, { every: INNER_MAX_STEPS });
     for (const lambda of STRENGTH_GRID) {
       posed.P.priors = specsAt(posed.P.groups, lambda, override);
       const res = await fastFit(obj.f, x, {
@@ -157,6 +163,7 @@ export async function choosePriorStrength(
         precond,
         loose: true,
         coarse: mixedPrecision(settings),
+        curvature,
         signal: o.signal,
         onStep: o.onStep,
       });
