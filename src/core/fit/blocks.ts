@@ -38,6 +38,25 @@ export interface BlockInverse {
   width: number;
 }
 
+/** The largest block's size: the probes a plan needs, besides the base pass. */
+export function widthOf(plan: BlockPlan): number {
+  let width = 0;
+  for (let b = 0; b + 1 < plan.start.length; b++)
+    width = Math.max(width, plan.start[b + 1] - plan.start[b]);
+  return width;
+}
+
+/** Where each block's V and 1/|λ| start in BlockInverse.data (n² + n values a block). */
+function offsetsOf(plan: BlockPlan): Int32Array {
+  const B = plan.start.length - 1;
+  const off = new Int32Array(B + 1);
+  for (let b = 0; b < B; b++) {
+    const n = plan.start[b + 1] - plan.start[b];
+    off[b + 1] = off[b] + n * n + n;
+  }
+  return off;
+}
+
 /** Deterministic ±1 for (block, probe): a fixed hash, so fits repeat exactly. */
 function sign(b: number, p: number): number {
   let h = Math.imul(b + 1, 0x9e3779b1) ^ Math.imul(p + 1, 0x85ebca6b);
@@ -57,21 +76,22 @@ export async function probeBlocks(
   f: Objective,
   x: Float64Array,
   plan: BlockPlan,
-  o: { h?: number; afterPass?: () => Promise<void> } = {},
+  o: {
+    h?: number;
+    afterPass?: () => Promise<void>;
+    /** An earlier probe of the same plan, no longer in use: its storage is reused. */
+    into?: BlockInverse;
+  } = {},
 ): Promise<BlockInverse> {
   const h = o.h ?? 1e-4;
   const g = new Float64Array(x.length);
   await f(x, g, false);
   await o.afterPass?.();
   const B = plan.start.length - 1;
-  let width = 0;
-  for (let b = 0; b < B; b++) width = Math.max(width, plan.start[b + 1] - plan.start[b]);
-  const off = new Int32Array(B + 1);
-  for (let b = 0; b < B; b++) {
-    const n = plan.start[b + 1] - plan.start[b];
-    off[b + 1] = off[b] + n * n + n;
-  }
-  const data = new Float64Array(off[B]);
+  const width = widthOf(plan);
+  const reuse = o.into?.plan === plan ? o.into : null;
+  const off = reuse?.off ?? offsetsOf(plan);
+  const data = reuse?.data ?? new Float64Array(off[B]);
   // Columns collect into the V area (n × n, column p at V + p·n) before decomposing.
   const xp = new Float64Array(x.length);
   const gp = new Float64Array(x.length);
@@ -302,18 +322,16 @@ export function blockCurvature(
 ): LbfgsOptions['curvature'] {
   const plan = nominalBlockPlan(posed);
   if (!plan) return undefined;
-  let of = 0;
-  for (let b = 0; b + 1 < plan.start.length; b++)
-    of = Math.max(of, plan.start[b + 1] - plan.start[b]);
-  of += 1;
+  const of = widthOf(plan) + 1;
   return {
-    probe: (x, afterPass) => {
+    probe: (x, afterPass, into) => {
       let done = 0;
       return probeBlocks(f, x, plan, {
         afterPass: () => {
           o.onPass?.(++done, of);
           return afterPass();
         },
+        into,
       });
     },
     every: o.every ?? PROBE_EVERY,

@@ -158,8 +158,15 @@ export interface LbfgsOptions extends OptimOptions {
    * test, so what "converged" means does not change.
    */
   curvature?: {
-    /** `afterPass` runs after each of its passes (a cancel check). */
-    probe: (x: Float64Array, afterPass: () => Promise<void>) => Promise<BlockInverse>;
+    /**
+     * `afterPass` runs after each of its passes (a cancel check); `into`, the
+     * previous probe, lends its storage (at the paper's full shape about 40 MB).
+     */
+    probe: (
+      x: Float64Array,
+      afterPass: () => Promise<void>,
+      into?: BlockInverse,
+    ) => Promise<BlockInverse>;
     every: number;
   };
 }
@@ -361,10 +368,16 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
   let probedAt = -Infinity;
   while (step < o.maxSteps) {
     if (cv && step - probedAt >= cv.every) {
-      const inv = await cv.probe(x, () => checkpoint(o.signal));
+      const inv = await cv.probe(x, () => checkpoint(o.signal), H0?.inv);
       passes += inv.passes;
       probedAt = step;
-      H0 = { inv, tmp: new Float64Array(2 * inv.width), out: new Float64Array(n), yBy: 0, yAt: -1 };
+      H0 = {
+        inv,
+        tmp: H0?.tmp ?? new Float64Array(2 * inv.width),
+        out: H0?.out ?? new Float64Array(n),
+        yBy: 0,
+        yAt: -1,
+      };
     }
     direction(d, g, mem, alpha, P, H0);
     let dg = dot(d, g);
