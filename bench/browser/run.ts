@@ -212,9 +212,12 @@ export interface BrowserResults {
   full?: {
     sim: BenchSimulated;
     passes: BenchPass[];
+    /** RSS while timing the passes (a page of its own, four engines built). */
+    passesRss?: RssPeak;
     fast: FitRun;
     steps: number;
     maxSeconds: number;
+    /** The fit's page: simulating the data, then the default fit. */
     memory: MemReport;
     rss: RssPeak;
   };
@@ -659,10 +662,11 @@ async function phaseFull(
   r: BrowserResults,
 ) {
   const full = o.full!;
-  const page = await newPage(ctx, '/?nodemo', 'empty');
+  // The per-pass timings build four engines over the data; the fit then runs in a
+  // fresh page and worker (as a user's would), so its memory is its own.
+  let page = await newPage(ctx, '/?nodemo', 'empty');
   procs.start();
-  await page.evaluate(() => (window as unknown as Win).__bench.memStart(2000));
-  const sim = await simulateMain(page, { ...o, ...full });
+  await simulateMain(page, { ...o, ...full });
   const passes = await bench(page, {
     op: 'passes',
     engines: ['fused', 'wasm', 'wasm-f32', 'wasm-app'],
@@ -671,7 +675,13 @@ async function phaseFull(
   });
   for (const p of passes)
     log(`full: ${p.engine} ${p.ms?.toFixed(0) ?? p.error} ms/pass ${p.detail ?? ''}`);
-  // runFit restarts both samplers: keep the peaks of simulation and passes.
+  const passesRss = procs.stop();
+  await page.close();
+  page = await newPage(ctx, '/?nodemo', 'empty');
+  // runFit restarts both samplers: keep the simulation's peaks in this page too.
+  procs.start();
+  await page.evaluate(() => (window as unknown as Win).__bench.memStart(2000));
+  const sim = await simulateMain(page, { ...o, ...full });
   const before = procs.stop();
   const memBefore = await page.evaluate(() => (window as unknown as Win).__bench.memStop());
   // The app's default fit (prior-strength search included) on the app's engine.
@@ -701,7 +711,16 @@ async function phaseFull(
     gpu: maxN(before.gpu, fast.rss.gpu),
     total: maxN(before.total, fast.rss.total),
   };
-  r.full = { sim, passes, fast, steps: o.steps, maxSeconds: o.fullSeconds, memory, rss };
+  r.full = {
+    sim,
+    passes,
+    passesRss,
+    fast,
+    steps: o.steps,
+    maxSeconds: o.fullSeconds,
+    memory,
+    rss,
+  };
   await page.close();
 }
 

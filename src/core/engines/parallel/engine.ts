@@ -1,6 +1,7 @@
 import type { Engine, Problem } from '../types';
 import {
-  shardProblem,
+  cellsPart,
+  shardHeader,
   shardRanges,
   type ShardKernel,
   type ShardReply,
@@ -19,19 +20,27 @@ export interface ShardPort {
 export const MIN_CELLS_PER_THREAD = 20_000;
 
 /**
+ * Cells per set-up message. A shard's cells go in batches, each sent when the
+ * shard has taken the last, so only a batch (about 6 MB at 10 options) is ever
+ * held twice, not the shard's whole share.
+ */
+export const SHARD_BATCH = 1 << 17;
+
+/**
  * The fused engine spread over `threads` workers, each holding a contiguous,
  * item-aligned share of the cells. Per evaluate the natural parameters go to
  * every shard (a copy: no SharedArrayBuffer, so no cross-origin isolation is
  * needed), and the partial cross-entropies and gradients are summed here in
  * float64. Same function as the fused engine, up to summation order. With
  * `kernel` 'wasm' each shard runs the WASM kernel on its cells (the engine is
- * then named 'wasm'), else the JS fused loop.
+ * then named 'wasm'), else the JS fused loop. `batch`: cells per set-up message.
  */
 export async function createParallelFusedEngine(
   problem: Problem,
   threads: number,
   spawn: () => ShardPort,
   kernel: ShardKernel = 'fused',
+  batch = SHARD_BATCH,
 ): Promise<Engine> {
   const ranges = shardRanges(problem.cells, Math.max(1, threads));
   const ports = ranges.map(() => spawn());
@@ -40,43 +49,63 @@ export async function createParallelFusedEngine(
     number,
     { resolve: (r: { ce: number; grad: Float64Array | null }) => void; reject: (e: Error) => void }
   >();
+  // Each shard's set-up replies, in the order they are awaited.
+  const waiting = ports.map(
+    () => [] as { resolve: (m: ShardReply) => void; reject: (e: Error) => void }[],
+  );
   let failed: Error | null = null;
   const fail = (e: Error) => {
     failed = e;
     for (const p of pending.values()) p.reject(e);
     pending.clear();
   };
+  ports.forEach((port, s) => {
+    port.onError((e) => {
+      for (const w of waiting[s].splice(0)) w.reject(e);
+      fail(e);
+    });
+    port.onMessage((msg) => {
+      if (msg.type === 'took' || msg.type === 'ready' || (msg.type === 'error' && msg.id === 0))
+        return waiting[s].shift()?.resolve(msg);
+      const p = pending.get(msg.id);
+      if (!p) return;
+      pending.delete(msg.id);
+      if (msg.type === 'error') p.reject(new Error(`shard ${s}: ${msg.message}`));
+      else if (msg.type === 'result') p.resolve({ ce: msg.ce, grad: msg.grad });
+    });
+  });
+  const reply = (s: number, want: ShardReply['type']) =>
+    new Promise<ShardReply>((resolve, reject) => waiting[s].push({ resolve, reject })).then((m) => {
+      if (m.type === 'error') throw new Error(`shard ${s}: ${m.message}`);
+      if (m.type !== want) throw new Error(`shard ${s}: '${m.type}', expected '${want}'`);
+      return m;
+    });
   // Whether every shard has a float32 path (each reports it when ready).
   let float32 = true;
-  const ready = ports.map(
-    (port, s) =>
-      new Promise<void>((resolve, reject) => {
-        port.onError((e) => {
-          reject(e);
-          fail(e);
-        });
-        port.onMessage((msg) => {
-          if (msg.type === 'ready') {
-            float32 &&= msg.float32 === true;
-            return resolve();
-          }
-          const p = pending.get(msg.id);
-          if (!p) return;
-          pending.delete(msg.id);
-          if (msg.type === 'error') p.reject(new Error(`shard ${s}: ${msg.message}`));
-          else p.resolve({ ce: msg.ce, grad: msg.grad });
-        });
-        const sp = shardProblem(problem, ranges[s][0], ranges[s][1]);
-        const c = sp.cells;
-        port.post({ type: 'init', problem: sp, kernel }, [
-          c.cellJ.buffer as ArrayBuffer,
-          c.cellI.buffer as ArrayBuffer,
-          c.target.buffer as ArrayBuffer,
-          c.correct.buffer as ArrayBuffer,
-        ]);
-      }),
-  );
-  await Promise.all(ready);
+  const load = async (s: number) => {
+    const [from, to] = ranges[s];
+    const port = ports[s];
+    port.post({ type: 'init', problem: shardHeader(problem, to - from), kernel }, []);
+    for (let at = from; at < to; at += batch) {
+      const part = cellsPart(problem.cells, at, Math.min(to, at + batch));
+      port.post({ type: 'cells', at: at - from, part }, [
+        part.cellJ.buffer as ArrayBuffer,
+        part.cellI.buffer as ArrayBuffer,
+        part.target.buffer as ArrayBuffer,
+        part.correct.buffer as ArrayBuffer,
+      ]);
+      await reply(s, 'took');
+    }
+    port.post({ type: 'finish' }, []);
+    const ready = await reply(s, 'ready');
+    float32 &&= ready.type === 'ready' && ready.float32 === true;
+  };
+  try {
+    await Promise.all(ranges.map((_, s) => load(s)));
+  } catch (e) {
+    for (const p of ports) p.terminate();
+    throw e;
+  }
   const ask = (port: ShardPort, nat: Float64Array, wantGrad: boolean, coarse: boolean) =>
     new Promise<{ ce: number; grad: Float64Array | null }>((resolve, reject) => {
       if (failed) return reject(failed);

@@ -21,6 +21,7 @@ export function createNodeParallelEngine(
   problem: Problem,
   threads: number,
   kernel: ShardKernel = 'fused',
+  batch?: number,
 ): Promise<Engine> {
-  return createParallelFusedEngine(problem, threads, spawnThread, kernel);
+  return createParallelFusedEngine(problem, threads, spawnThread, kernel, batch);
 }

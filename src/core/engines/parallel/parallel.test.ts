@@ -33,53 +33,60 @@ describe('parallel fused engine', () => {
     }
   });
 
-  it('matches the single-threaded fused engine (worker threads)', async () => {
-    const { p, nat } = problem();
-    const gRef = new Float64Array(nat.length);
-    const ceRef = evaluateFused(p, nat, gRef);
-    const engine = await createNodeParallelEngine(p, 3);
-    try {
-      const g = new Float64Array(nat.length);
-      const ce = await engine.evaluate(nat, g);
-      // Only the summation order differs: float64 round-off.
-      expect(Math.abs(ce - ceRef) / ceRef).toBeLessThan(1e-12);
-      let worst = 0;
-      for (let q = 0; q < g.length; q++) worst = Math.max(worst, Math.abs(g[q] - gRef[q]));
-      expect(worst).toBeLessThan(1e-9);
-      expect(await engine.evaluate(nat, null)).toBeCloseTo(ceRef, 8);
-    } finally {
-      engine.dispose();
-    }
-  });
-  it('runs the WASM kernel in each shard and matches the single-threaded fused engine', async () => {
-    const { p, nat } = problem();
-    const gRef = new Float64Array(nat.length);
-    const ceRef = evaluateFused(p, nat, gRef);
-    const engine = await createNodeParallelEngine(p, 3, 'wasm');
-    try {
-      expect(engine.name).toBe('wasm');
-      expect(engine.detail).toBe('spread over 3 shard workers');
-      const g = new Float64Array(nat.length);
-      const ce = await engine.evaluate(nat, g);
-      // Tolerances of wasm.test.ts: the kernel's float64 polynomials and summation order.
-      expect(Math.abs(ce - ceRef) / ceRef).toBeLessThan(1e-11);
-      let worst = 0;
-      let norm = 0;
-      for (let q = 0; q < g.length; q++) {
-        worst = Math.max(worst, Math.abs(g[q] - gRef[q]));
-        norm = Math.max(norm, Math.abs(gRef[q]));
+  // Each shard's cells in one set-up message, and in batches of 256 (the last one short).
+  for (const batch of [undefined, 256]) {
+    it(`matches the single-threaded fused engine (worker threads, batch ${batch ?? 'default'})`, async () => {
+      const { p, nat } = problem();
+      const gRef = new Float64Array(nat.length);
+      const ceRef = evaluateFused(p, nat, gRef);
+      if (batch)
+        expect(
+          shardRanges(p.cells, 3).every(([a, b]) => (b - a) % batch !== 0 && b - a > 2 * batch),
+        ).toBe(true);
+      const engine = await createNodeParallelEngine(p, 3, 'fused', batch);
+      try {
+        const g = new Float64Array(nat.length);
+        const ce = await engine.evaluate(nat, g);
+        // Only the summation order differs: float64 round-off.
+        expect(Math.abs(ce - ceRef) / ceRef).toBeLessThan(1e-12);
+        let worst = 0;
+        for (let q = 0; q < g.length; q++) worst = Math.max(worst, Math.abs(g[q] - gRef[q]));
+        expect(worst).toBeLessThan(1e-9);
+        expect(await engine.evaluate(nat, null)).toBeCloseTo(ceRef, 8);
+      } finally {
+        engine.dispose();
       }
-      expect(worst / norm).toBeLessThan(1e-10);
-      expect(await engine.evaluate(nat, null)).toBe(ce);
-      // `coarse` reaches the shards: their float32 kernel, to wasm.test.ts's tolerances.
-      const ce32 = await engine.evaluate(nat, g, true);
-      expect(ce32).not.toBe(ce);
-      expect(Math.abs(ce32 - ceRef) / ceRef).toBeLessThan(1e-7);
-      worst = 0;
-      for (let q = 0; q < g.length; q++) worst = Math.max(worst, Math.abs(g[q] - gRef[q]));
-      expect(worst / norm).toBeLessThan(1e-6);
-    } finally {
-      engine.dispose();
-    }
-  });
+    });
+    it(`runs the WASM kernel in each shard and matches the single-threaded fused engine (batch ${batch ?? 'default'})`, async () => {
+      const { p, nat } = problem();
+      const gRef = new Float64Array(nat.length);
+      const ceRef = evaluateFused(p, nat, gRef);
+      const engine = await createNodeParallelEngine(p, 3, 'wasm', batch);
+      try {
+        expect(engine.name).toBe('wasm');
+        expect(engine.detail).toBe('spread over 3 shard workers');
+        const g = new Float64Array(nat.length);
+        const ce = await engine.evaluate(nat, g);
+        // Tolerances of wasm.test.ts: the kernel's float64 polynomials and summation order.
+        expect(Math.abs(ce - ceRef) / ceRef).toBeLessThan(1e-11);
+        let worst = 0;
+        let norm = 0;
+        for (let q = 0; q < g.length; q++) {
+          worst = Math.max(worst, Math.abs(g[q] - gRef[q]));
+          norm = Math.max(norm, Math.abs(gRef[q]));
+        }
+        expect(worst / norm).toBeLessThan(1e-10);
+        expect(await engine.evaluate(nat, null)).toBe(ce);
+        // `coarse` reaches the shards: their float32 kernel, to wasm.test.ts's tolerances.
+        const ce32 = await engine.evaluate(nat, g, true);
+        expect(ce32).not.toBe(ce);
+        expect(Math.abs(ce32 - ceRef) / ceRef).toBeLessThan(1e-7);
+        worst = 0;
+        for (let q = 0; q < g.length; q++) worst = Math.max(worst, Math.abs(g[q] - gRef[q]));
+        expect(worst / norm).toBeLessThan(1e-6);
+      } finally {
+        engine.dispose();
+      }
+    });
+  }
 });

@@ -1,29 +1,85 @@
+import type { Cells } from '../../model/cells';
 import { evaluateFused } from '../fused';
-import { createWasmEvaluate, type Evaluate } from '../wasm/engine';
-import type { ShardReply, ShardRequest } from './shard';
+import type { Problem } from '../types';
+import { wasmBuilderFor, type Evaluate, type EvaluateBuilder } from '../wasm/engine';
+import type { ShardKernel, ShardReply, ShardRequest } from './shard';
+
+/** The JS fused loop's builder: the cells assembled in arrays of their own. */
+function fusedBuilder(problem: Problem): EvaluateBuilder {
+  const { n, Kmax } = problem.cells;
+  const cells: Cells = {
+    ...problem.cells,
+    cellJ: new Uint32Array(n),
+    cellI: new Uint32Array(n),
+    target: new Float32Array(n * Kmax),
+    correct: new Float32Array(n),
+  };
+  const whole = { ...problem, cells } as Problem;
+  return {
+    fill(at, part) {
+      cells.cellJ.set(part.cellJ, at);
+      cells.cellI.set(part.cellI, at);
+      cells.target.set(part.target, at * Kmax);
+      cells.correct.set(part.correct, at);
+    },
+    finish: () => (nat, grad) => evaluateFused(whole, nat, grad),
+  };
+}
+
+/** The shard's builder: the WASM kernel where asked for and it applies, else the JS loop. */
+async function open(
+  problem: Problem,
+  kernel: ShardKernel | undefined,
+): Promise<{ builder: EvaluateBuilder; float32: boolean }> {
+  if (kernel === 'wasm') {
+    // Falls back to the JS loop where the kernel does not apply or load.
+    const b = await wasmBuilderFor(problem);
+    if (typeof b !== 'string') return { builder: b, float32: true };
+  }
+  return { builder: fusedBuilder(problem), float32: false };
+}
 
 /**
  * The shard side: holds one shard's problem and answers evaluate requests with
  * its partial cross-entropy and gradient. `post` sends a reply, transferring
- * the gradient buffer. Runtime-neutral: a Web Worker and a Node worker thread
- * both wrap it.
+ * the gradient buffer. The set-up messages (shard.ts) run in order, each after
+ * the last has finished (opening the WASM kernel is asynchronous). Runtime-
+ * neutral: a Web Worker and a Node worker thread both wrap it.
  */
 export function createShardServer(post: (msg: ShardReply, transfer: ArrayBuffer[]) => void) {
   let evaluate: Evaluate | null = null;
+  let build: { builder: EvaluateBuilder; float32: boolean } | null = null;
+  let setup: Promise<void> = Promise.resolve();
+  const then = (work: () => Promise<void> | void) => {
+    setup = setup
+      .then(work)
+      .catch((e) => post({ type: 'error', id: 0, message: (e as Error).message }, []));
+  };
+  const building = () => {
+    if (!build) throw new Error('shard not initialised');
+    return build;
+  };
   return (msg: ShardRequest) => {
     if (msg.type === 'init') {
-      const problem = msg.problem;
-      if (msg.kernel === 'wasm') {
-        // Falls back to the JS loop itself where the kernel does not apply or load.
-        void createWasmEvaluate(problem).then((w) => {
-          evaluate = w.evaluate;
-          post({ type: 'ready', float32: w.float32 === true }, []);
-        });
-      } else {
-        evaluate = (nat, grad) => evaluateFused(problem, nat, grad);
-        post({ type: 'ready' }, []);
-      }
-      return;
+      const { problem, kernel } = msg;
+      return then(async () => {
+        build = await open(problem, kernel);
+      });
+    }
+    if (msg.type === 'cells') {
+      const { at, part } = msg;
+      return then(() => {
+        building().builder.fill(at, part);
+        post({ type: 'took' }, []);
+      });
+    }
+    if (msg.type === 'finish') {
+      return then(() => {
+        const { builder, float32 } = building();
+        evaluate = builder.finish();
+        build = null;
+        post({ type: 'ready', float32 }, []);
+      });
     }
     try {
       if (!evaluate) throw new Error('shard not initialised');

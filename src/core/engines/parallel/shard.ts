@@ -1,5 +1,6 @@
 import type { Cells } from '../../model/cells';
 import type { Problem } from '../types';
+import type { CellsPart } from '../wasm/engine';
 
 /**
  * Split a problem's cells into `n` contiguous ranges that end on item
@@ -20,11 +21,10 @@ export function shardRanges(cells: Cells, n: number): [number, number][] {
   return out;
 }
 
-/** The cells of [from, to) as a standalone Cells (copies, so they can be transferred). */
-export function sliceCells(cells: Cells, from: number, to: number): Cells {
+/** The per-cell arrays of cells [from, to) (copies, so they can be transferred). */
+export function cellsPart(cells: Cells, from: number, to: number): CellsPart {
   const K = cells.Kmax;
   return {
-    ...cells,
     n: to - from,
     cellJ: cells.cellJ.slice(from, to),
     cellI: cells.cellI.slice(from, to),
@@ -33,22 +33,35 @@ export function sliceCells(cells: Cells, from: number, to: number): Cells {
   };
 }
 
-/** The same problem restricted to one shard's cells. */
-export function shardProblem(problem: Problem, from: number, to: number): Problem {
-  return { ...problem, cells: sliceCells(problem.cells, from, to) } as Problem;
+/**
+ * The same problem for a shard of `n` cells, without its per-cell arrays (they
+ * follow in batches of `cellsPart`, so neither side holds a shard's cells twice).
+ */
+export function shardHeader(problem: Problem, n: number): Problem {
+  const none = { cellJ: new Uint32Array(0), cellI: new Uint32Array(0) };
+  const empty = { target: new Float32Array(0), correct: new Float32Array(0) };
+  return { ...problem, cells: { ...problem.cells, n, ...none, ...empty } } as Problem;
 }
 
 /** What a shard evaluates with: the JS fused loop or the WASM kernel (engines/wasm). */
 export type ShardKernel = 'fused' | 'wasm';
 
-/** Messages between the parallel engine and its shard workers. */
+/**
+ * Messages between the parallel engine and its shard workers. Set-up: `init`
+ * (the problem without its cells), then each batch of cells (`cells`, answered
+ * `took`), then `finish` (answered `ready`); then `evaluate`s.
+ */
 export type ShardRequest =
   /** `kernel`: the loop each shard runs, the JS fused loop (default) or the WASM kernel. */
   | { type: 'init'; problem: Problem; kernel?: ShardKernel }
+  | { type: 'cells'; at: number; part: CellsPart }
+  | { type: 'finish' }
   | { type: 'evaluate'; id: number; nat: Float64Array; wantGrad: boolean; coarse?: boolean };
 
 export type ShardReply =
+  | { type: 'took' }
   /** `float32`: the shard's evaluator has a float32 path (the WASM kernel loaded). */
   | { type: 'ready'; float32?: boolean }
   | { type: 'result'; id: number; ce: number; grad: Float64Array | null }
+  /** `id` 0: the set-up failed. */
   | { type: 'error'; id: number; message: string };

@@ -4,7 +4,7 @@ import { btilde } from '../../model/btilde';
 import { addBtildeGradient, nominalCE } from '../fusedNominal';
 import { evaluateFused } from '../fused';
 import type { Engine, Problem } from '../types';
-import { instantiateKernel, type CellArgs, type LayoutArgs } from './kernel';
+import { instantiateKernel, type CellArgs, type KernelExports, type LayoutArgs } from './kernel';
 
 /** Bytes of scratch the kernels need: z, v and e of two cells (a pair) for up to 256 options. */
 const SCRATCH = 6 * 2048;
@@ -31,19 +31,38 @@ export function wasmCovers(problem: Problem): boolean {
   return problem.kind === 'nominal' && (problem.channel ?? 'option') === 'option';
 }
 
+/** The per-cell arrays of cells [at, at + n) of a problem: what a shard is sent in batches. */
+export type CellsPart = Pick<Cells, 'n' | 'cellJ' | 'cellI' | 'target' | 'correct'>;
+
+/** An evaluator whose cells are copied in a batch at a time, then finished. */
+export interface EvaluateBuilder {
+  /** Copies `part` in as the cells from `at` on. */
+  fill(at: number, part: CellsPart): void;
+  /** The evaluator, once every cell is in. */
+  finish(): Evaluate;
+}
+
 /**
  * The nominal option-channel CE on the WASM kernel. The cells are copied into
- * the instance's linear memory once, here; each call copies `nat` in and the
- * gradient out. b̃ (for the fallback gate) and its chain rule are per item, not
- * per cell, so they stay in TypeScript exactly as in `nominalCE`.
+ * the instance's linear memory (by `fill`, in one batch or many); each call
+ * copies `nat` in and the gradient out. b̃ (for the fallback gate) and its chain
+ * rule are per item, not per cell, so they stay in TypeScript exactly as in
+ * `nominalCE`. `shape` gives the sizes and per-item arrays; its per-cell arrays
+ * are not read.
+ *
+ * The evaluator keeps no per-cell array of the caller's (only its own copy of
+ * the correctness targets): a shard worker streams its cells in batches straight
+ * into the instance's memory and never holds them twice. The rare evaluation the
+ * kernel cannot take (`GATE_LIMIT`) rebuilds the cells from that memory, the same
+ * float32 values, for the JS loop.
  */
-export async function createWasmNominal(
+export async function wasmNominalBuilder(
   L: NominalLayout,
   flags: NominalFlags,
-  cells: Cells,
-): Promise<Evaluate> {
+  shape: Omit<Cells, keyof CellsPart> & { n: number },
+): Promise<EvaluateBuilder> {
   const k = await instantiateKernel();
-  const { n, I, Kmax } = cells;
+  const { n, I, J, Kmax, nOptions } = shape;
   let top = 0;
   const take = (bytes: number) => {
     const at = top;
@@ -58,7 +77,7 @@ export async function createWasmNominal(
   const pT = take(n * Kt * 4);
   const pK = take(I);
   const pBt = take(I * 8);
-  const pEa = take(cells.J * 8);
+  const pEa = take(J * 8);
   const pEb = take(I * 8);
   const pGbt = take(I * 8);
   const pNat = take(L.size * 8);
@@ -69,16 +88,79 @@ export async function createWasmNominal(
   const have = k.memory.buffer.byteLength;
   if (top > have) k.memory.grow(Math.ceil((top - have) / PAGE));
   const buf = k.memory.buffer;
-  new Uint32Array(buf, pJ, n).set(cells.cellJ);
-  new Uint32Array(buf, pI, n).set(cells.cellI);
+  const cellJ = new Uint32Array(buf, pJ, n);
+  const cellI = new Uint32Array(buf, pI, n);
   const tW = new Float32Array(buf, pT, n * Kt);
-  for (let q = 0; q < n; q++) {
-    const K = cells.nOptions[cells.cellI[q]];
-    tW.set(cells.target.subarray(q * Kmax, q * Kmax + K), q * Kt);
-  }
-  new Uint8Array(buf, pK, I).set(cells.nOptions);
+  const correct = new Float32Array(n);
+  new Uint8Array(buf, pK, I).set(nOptions);
+  return {
+    fill(at, part) {
+      if (at < 0 || at + part.n > n) throw new Error(`cells ${at}–${at + part.n} of ${n}`);
+      cellJ.set(part.cellJ, at);
+      cellI.set(part.cellI, at);
+      correct.set(part.correct, at);
+      for (let q = 0; q < part.n; q++) {
+        const K = nOptions[part.cellI[q]];
+        tW.set(part.target.subarray(q * Kmax, q * Kmax + K), (at + q) * Kt);
+      }
+    },
+    finish() {
+      const cells: Cells = { ...shape, n, cellJ, cellI, target: tW, correct };
+      return wasmNominalEvaluate(k, L, flags, cells, {
+        pScr,
+        pJ,
+        pI,
+        pT,
+        pK,
+        pBt,
+        pEa,
+        pEb,
+        pGbt,
+        pNat,
+        pGrad,
+        pNat32,
+        pGrad32,
+        Kt,
+      });
+    },
+  };
+}
+
+/** Byte offsets of wasmNominalBuilder's arrays in the instance's memory. */
+interface WasmPlan {
+  pScr: number;
+  pJ: number;
+  pI: number;
+  pT: number;
+  pK: number;
+  pBt: number;
+  pEa: number;
+  pEb: number;
+  pGbt: number;
+  pNat: number;
+  pGrad: number;
+  pNat32: number;
+  pGrad32: number;
+  /** The targets' stride. */
+  Kt: number;
+}
+
+/**
+ * The evaluator over cells already in the instance's memory. `mem` holds views
+ * of that memory (cellJ, cellI, and the targets with stride `plan.Kt`, not Kmax).
+ */
+function wasmNominalEvaluate(
+  k: KernelExports,
+  L: NominalLayout,
+  flags: NominalFlags,
+  mem: Cells,
+  plan: WasmPlan,
+): Evaluate {
+  const { n, I, J, Kmax, nOptions, key, correct } = mem;
+  const { pScr, pJ, pI, pT, pK, pBt, pEa, pEb, pGbt, pNat, pGrad, pNat32, pGrad32, Kt } = plan;
+  const buf = k.memory.buffer;
   const bt = new Float64Array(buf, pBt, I);
-  const ea = new Float64Array(buf, pEa, cells.J);
+  const ea = new Float64Array(buf, pEa, J);
   const eb = new Float64Array(buf, pEb, I);
   const gbt = new Float64Array(buf, pGbt, I);
   const natW = new Float64Array(buf, pNat, L.size);
@@ -89,11 +171,10 @@ export async function createWasmNominal(
   const blocks32 = [L.delta, L.w0] as const;
   const scratch = new Float64Array(Kmax);
   const flagBits = (flags.sharpness ? 1 : 0) | (flags.position ? 2 : 0) | (flags.fallback ? 4 : 0);
-  const { nOptions, key } = cells;
   // The items these cells touch (a shard holds a share of them): b̃ only for those.
   const items: number[] = [];
   for (let q = 0; q < n; q++)
-    if (q === 0 || cells.cellI[q] !== cells.cellI[q - 1]) items.push(cells.cellI[q]);
+    if (q === 0 || mem.cellI[q] !== mem.cellI[q - 1]) items.push(mem.cellI[q]);
   /** b̃ and the gate's exponentials; false if a gate argument is out of the kernel's range. */
   const gate = (nat: Float64Array): boolean => {
     const w0 = nat[L.w0];
@@ -106,7 +187,7 @@ export async function createWasmNominal(
       if (!(Math.abs(beta) <= GATE_LIMIT)) return false;
       eb[i] = Math.exp(-beta);
     }
-    for (let j = 0; j < cells.J; j++) {
+    for (let j = 0; j < J; j++) {
       const alpha = w0 - kappa * nat[L.theta + j];
       if (!(Math.abs(alpha) <= GATE_LIMIT)) return false;
       ea[j] = Math.exp(-alpha);
@@ -138,8 +219,18 @@ export async function createWasmNominal(
       ? k.option32(...cellArgs, pNat32, pGrad32, ...layoutArgs)
       : k.option(...cellArgs, ...layoutArgs);
   };
+  /** The cells again, from the instance's memory, for the JS loop. */
+  const rebuilt = (): Cells => {
+    const target = new Float32Array(n * Kmax);
+    const cellI = mem.cellI.slice();
+    for (let q = 0; q < n; q++) {
+      const at = q * Kt;
+      target.set(mem.target.subarray(at, at + nOptions[cellI[q]]), q * Kmax);
+    }
+    return { J, I, Kmax, n, cellJ: mem.cellJ.slice(), cellI, target, correct, nOptions, key };
+  };
   return (nat, grad, coarse = false) => {
-    if (flags.fallback && !gate(nat)) return nominalCE(nat, grad, L, flags, cells);
+    if (flags.fallback && !gate(nat)) return nominalCE(nat, grad, L, flags, rebuilt());
     natW.set(nat);
     if (coarse) nat32.set(nat);
     if (grad) {
@@ -162,34 +253,44 @@ export async function createWasmNominal(
   };
 }
 
+/** The nominal option-channel CE on the WASM kernel over `cells`, copied in at once. */
+export async function createWasmNominal(
+  L: NominalLayout,
+  flags: NominalFlags,
+  cells: Cells,
+): Promise<Evaluate> {
+  const b = await wasmNominalBuilder(L, flags, cells);
+  b.fill(0, cells);
+  return b.finish();
+}
+
 /**
- * An evaluator for any problem: the WASM kernel where it covers the problem,
- * otherwise the JS fused loop. The kernel implements only the nominal family's
- * 'option' channel (what every fit uses); the binary family and the 'binary' and
- * 'wrong' channels (held-out θ scoring) run the fused TypeScript loop. So does
- * everything when the runtime lacks WebAssembly SIMD or the data set does not fit
- * a 32-bit memory.
+ * The WASM kernel's builder for `problem` (whose cells' per-cell arrays need not
+ * be there yet), or, where the kernel does not apply, why the JS fused loop runs
+ * it instead. The kernel implements only the nominal family's 'option' channel
+ * (what every fit uses); the binary family and the 'binary' and 'wrong' channels
+ * (held-out θ scoring) run the fused TypeScript loop. So does everything when the
+ * runtime lacks WebAssembly SIMD or the data set does not fit a 32-bit memory.
  */
+export async function wasmBuilderFor(problem: Problem): Promise<EvaluateBuilder | string> {
+  if (!wasmCovers(problem) || problem.kind !== 'nominal')
+    return 'the JS fused loop: the WASM kernel covers only the nominal option channel';
+  try {
+    return await wasmNominalBuilder(problem.layout, problem.flags, problem.cells);
+  } catch (e) {
+    return `the JS fused loop: WASM unavailable (${(e as Error).message})`;
+  }
+}
+
+/** An evaluator for any problem: the WASM kernel where it applies (`wasmBuilderFor`). */
 export async function createWasmEvaluate(
   problem: Problem,
 ): Promise<{ evaluate: Evaluate; detail?: string; float32?: boolean }> {
-  if (!wasmCovers(problem) || problem.kind !== 'nominal') {
-    return {
-      evaluate: (nat, grad) => evaluateFused(problem, nat, grad),
-      detail: 'the JS fused loop: the WASM kernel covers only the nominal option channel',
-    };
-  }
-  try {
-    return {
-      evaluate: await createWasmNominal(problem.layout, problem.flags, problem.cells),
-      float32: true,
-    };
-  } catch (e) {
-    return {
-      evaluate: (nat, grad) => evaluateFused(problem, nat, grad),
-      detail: `the JS fused loop: WASM unavailable (${(e as Error).message})`,
-    };
-  }
+  const b = await wasmBuilderFor(problem);
+  if (typeof b === 'string')
+    return { evaluate: (nat, grad) => evaluateFused(problem, nat, grad), detail: b };
+  b.fill(0, problem.cells);
+  return { evaluate: b.finish(), float32: true };
 }
 
 /**

@@ -129,6 +129,33 @@ describe('the WASM kernel against nominalCE (option channel)', () => {
     expect(relMax(got, ref)).toBeLessThan(GRAD32_TOL);
   });
 
+  it("runs a gate beyond the kernel's range on the JS loop, from its own copy of the cells", async () => {
+    const sim = simulateNominal({ J: 9, I: 40, seed: 5, missing: 0.25, concentration: 30 });
+    const cells = buildCells(sim.data, false);
+    const L = sim.layout;
+    const flags = FLAG_SETS[7];
+    const nat = perturbed(sim.truth, 13);
+    // κ = 10⁴ puts w0 − κ·θ_j past GATE_LIMIT (300) for every LLM with |θ_j| > 0.03.
+    nat[L.kappa] = 1e4;
+    const ref = new Float64Array(L.size);
+    const ce = nominalCE(nat, ref, L, flags, cells);
+    expect(Number.isFinite(ce)).toBe(true);
+    const evaluate = await createWasmNominal(L, flags, cells);
+    // The evaluator must not read the caller's cells after set-up (a shard frees them).
+    cells.target.fill(NaN);
+    cells.cellJ.fill(0);
+    cells.cellI.fill(0);
+    const got = new Float64Array(L.size);
+    expect(evaluate(nat, got)).toBe(ce);
+    expect(got).toEqual(ref);
+    // The kernel's own range is unaffected by the rebuild.
+    nat[L.kappa] = 1;
+    const ref1 = new Float64Array(L.size);
+    const ce1 = nominalCE(nat, ref1, L, flags, buildCells(sim.data, false));
+    expect(Math.abs(evaluate(nat, got) - ce1) / ce1).toBeLessThan(CE_TOL);
+    expect(relMax(got, ref1)).toBeLessThan(GRAD_TOL);
+  });
+
   it('matches central finite differences of its own objective', async () => {
     const sim = simulateNominal({ J: 8, I: 30, seed: 9, concentration: 40 });
     const flags = FLAG_SETS[7];
