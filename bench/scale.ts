@@ -16,9 +16,10 @@
  *
  * Bytes per cell (Kmax = 10): the Dataset holds obs (4·Kmax), observed (1) and
  * leakage (4) per (LLM, item) pair; the engines' Cells hold cellJ, cellI,
- * target (4·Kmax) and correct per observed cell, and the threaded engine a
- * copy of them; the λ search adds a training and a held-out copy of the
- * Dataset and their Cells. docs in README.md ("How big a data set").
+ * target (4·Kmax) and correct per observed cell, and the threaded engine's
+ * WASM kernel its own copy (targets padded to a multiple of 4 options),
+ * streamed in batches; the λ search adds a training and a held-out copy of
+ * the Dataset and their Cells. docs in README.md ("How big a data set").
  */
 import fs from 'node:fs';
 import os from 'node:os';
