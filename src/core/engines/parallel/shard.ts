@@ -38,9 +38,15 @@ export function cellsPart(cells: Cells, from: number, to: number): CellsPart {
  * follow in batches of `cellsPart`, so neither side holds a shard's cells twice).
  */
 export function shardHeader(problem: Problem, n: number): Problem {
-  const none = { cellJ: new Uint32Array(0), cellI: new Uint32Array(0) };
-  const empty = { target: new Float32Array(0), correct: new Float32Array(0) };
-  return { ...problem, cells: { ...problem.cells, n, ...none, ...empty } } as Problem;
+  const cells: Cells = {
+    ...problem.cells,
+    n,
+    cellJ: new Uint32Array(0),
+    cellI: new Uint32Array(0),
+    target: new Float32Array(0),
+    correct: new Float32Array(0),
+  };
+  return { ...problem, cells } as Problem;
 }
 
 /** What a shard evaluates with: the JS fused loop or the WASM kernel (engines/wasm). */

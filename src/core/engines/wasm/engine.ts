@@ -47,8 +47,7 @@ export interface EvaluateBuilder {
  * the instance's linear memory (by `fill`, in one batch or many); each call
  * copies `nat` in and the gradient out. b̃ (for the fallback gate) and its chain
  * rule are per item, not per cell, so they stay in TypeScript exactly as in
- * `nominalCE`. `shape` gives the sizes and per-item arrays; its per-cell arrays
- * are not read.
+ * `nominalCE`. Of `cells` only the sizes and per-item arrays are read.
  *
  * The evaluator keeps no per-cell array of the caller's (only its own copy of
  * the correctness targets): a shard worker streams its cells in batches straight
@@ -59,104 +58,91 @@ export interface EvaluateBuilder {
 export async function wasmNominalBuilder(
   L: NominalLayout,
   flags: NominalFlags,
-  shape: Omit<Cells, keyof CellsPart> & { n: number },
+  cells: CellsShape,
 ): Promise<EvaluateBuilder> {
   const k = await instantiateKernel();
-  const { n, I, J, Kmax, nOptions } = shape;
+  // Only these fields: `cells` may be a whole Cells, which the evaluator must not keep.
+  const { n, I, J, Kmax, nOptions, key } = cells;
+  const shape: CellsShape = { n, I, J, Kmax, nOptions, key };
+  const plan = planMemory(L, shape);
+  if (plan.bytes > 2 ** 32 - PAGE)
+    throw new Error(`${plan.bytes} bytes do not fit a 32-bit WASM memory`);
+  const have = k.memory.buffer.byteLength;
+  if (plan.bytes > have) k.memory.grow(Math.ceil((plan.bytes - have) / PAGE));
+  const { Kt } = plan;
+  const buf = k.memory.buffer;
+  const mem: InMemory = {
+    cellJ: new Uint32Array(buf, plan.pJ, n),
+    cellI: new Uint32Array(buf, plan.pI, n),
+    targets: new Float32Array(buf, plan.pT, n * Kt),
+    correct: new Float32Array(n),
+  };
+  new Uint8Array(buf, plan.pK, I).set(nOptions);
+  return {
+    fill(at, part) {
+      if (at < 0 || at + part.n > n) throw new Error(`cells ${at}–${at + part.n} of ${n}`);
+      mem.cellJ.set(part.cellJ, at);
+      mem.cellI.set(part.cellI, at);
+      mem.correct.set(part.correct, at);
+      for (let q = 0; q < part.n; q++) {
+        const K = nOptions[part.cellI[q]];
+        mem.targets.set(part.target.subarray(q * Kmax, q * Kmax + K), (at + q) * Kt);
+      }
+    },
+    finish: () => wasmNominalEvaluate(k, L, flags, shape, mem, plan),
+  };
+}
+
+/** What the kernel needs of `Cells` besides the per-cell arrays. */
+type CellsShape = Omit<Cells, keyof CellsPart> & { n: number };
+
+/** The cells in the instance's memory (the targets with stride Kt), and the correctness targets. */
+interface InMemory {
+  cellJ: Uint32Array;
+  cellI: Uint32Array;
+  targets: Float32Array;
+  correct: Float32Array;
+}
+
+/** Byte offsets of the kernel's arrays in its memory, in order, and the bytes in all. */
+function planMemory(L: NominalLayout, { n, I, J, Kmax }: CellsShape) {
   let top = 0;
   const take = (bytes: number) => {
     const at = top;
     top += Math.ceil((bytes + PAD) / 16) * 16;
     return at;
   };
-  const pScr = take(SCRATCH);
-  const pJ = take(n * 4);
-  const pI = take(n * 4);
   // Targets with a stride Kt of Kmax rounded up to 4, zero beyond each cell's K (see kernel.wat).
   const Kt = (Kmax + 3) & ~3;
-  const pT = take(n * Kt * 4);
-  const pK = take(I);
-  const pBt = take(I * 8);
-  const pEa = take(J * 8);
-  const pEb = take(I * 8);
-  const pGbt = take(I * 8);
-  const pNat = take(L.size * 8);
-  const pGrad = take(L.size * 8);
-  const pNat32 = take(L.size * 4);
-  const pGrad32 = take(L.size * 4);
-  if (top > 2 ** 32 - PAGE) throw new Error(`${top} bytes do not fit a 32-bit WASM memory`);
-  const have = k.memory.buffer.byteLength;
-  if (top > have) k.memory.grow(Math.ceil((top - have) / PAGE));
-  const buf = k.memory.buffer;
-  const cellJ = new Uint32Array(buf, pJ, n);
-  const cellI = new Uint32Array(buf, pI, n);
-  const tW = new Float32Array(buf, pT, n * Kt);
-  const correct = new Float32Array(n);
-  new Uint8Array(buf, pK, I).set(nOptions);
-  return {
-    fill(at, part) {
-      if (at < 0 || at + part.n > n) throw new Error(`cells ${at}–${at + part.n} of ${n}`);
-      cellJ.set(part.cellJ, at);
-      cellI.set(part.cellI, at);
-      correct.set(part.correct, at);
-      for (let q = 0; q < part.n; q++) {
-        const K = nOptions[part.cellI[q]];
-        tW.set(part.target.subarray(q * Kmax, q * Kmax + K), (at + q) * Kt);
-      }
-    },
-    finish() {
-      const cells: Cells = { ...shape, n, cellJ, cellI, target: tW, correct };
-      return wasmNominalEvaluate(k, L, flags, cells, {
-        pScr,
-        pJ,
-        pI,
-        pT,
-        pK,
-        pBt,
-        pEa,
-        pEb,
-        pGbt,
-        pNat,
-        pGrad,
-        pNat32,
-        pGrad32,
-        Kt,
-      });
-    },
+  const plan = {
+    Kt,
+    pScr: take(SCRATCH),
+    pJ: take(n * 4),
+    pI: take(n * 4),
+    pT: take(n * Kt * 4),
+    pK: take(I),
+    pBt: take(I * 8),
+    pEa: take(J * 8),
+    pEb: take(I * 8),
+    pGbt: take(I * 8),
+    pNat: take(L.size * 8),
+    pGrad: take(L.size * 8),
+    pNat32: take(L.size * 4),
+    pGrad32: take(L.size * 4),
   };
+  return { ...plan, bytes: top };
 }
 
-/** Byte offsets of wasmNominalBuilder's arrays in the instance's memory. */
-interface WasmPlan {
-  pScr: number;
-  pJ: number;
-  pI: number;
-  pT: number;
-  pK: number;
-  pBt: number;
-  pEa: number;
-  pEb: number;
-  pGbt: number;
-  pNat: number;
-  pGrad: number;
-  pNat32: number;
-  pGrad32: number;
-  /** The targets' stride. */
-  Kt: number;
-}
-
-/**
- * The evaluator over cells already in the instance's memory. `mem` holds views
- * of that memory (cellJ, cellI, and the targets with stride `plan.Kt`, not Kmax).
- */
+/** The evaluator over cells already in the instance's memory (`wasmNominalBuilder`). */
 function wasmNominalEvaluate(
   k: KernelExports,
   L: NominalLayout,
   flags: NominalFlags,
-  mem: Cells,
-  plan: WasmPlan,
+  shape: CellsShape,
+  mem: InMemory,
+  plan: ReturnType<typeof planMemory>,
 ): Evaluate {
-  const { n, I, J, Kmax, nOptions, key, correct } = mem;
+  const { n, I, J, Kmax, nOptions, key } = shape;
   const { pScr, pJ, pI, pT, pK, pBt, pEa, pEb, pGbt, pNat, pGrad, pNat32, pGrad32, Kt } = plan;
   const buf = k.memory.buffer;
   const bt = new Float64Array(buf, pBt, I);
@@ -225,8 +211,9 @@ function wasmNominalEvaluate(
     const cellI = mem.cellI.slice();
     for (let q = 0; q < n; q++) {
       const at = q * Kt;
-      target.set(mem.target.subarray(at, at + nOptions[cellI[q]]), q * Kmax);
+      target.set(mem.targets.subarray(at, at + nOptions[cellI[q]]), q * Kmax);
     }
+    const { correct } = mem;
     return { J, I, Kmax, n, cellJ: mem.cellJ.slice(), cellI, target, correct, nOptions, key };
   };
   return (nat, grad, coarse = false) => {
