@@ -13,6 +13,8 @@ const PAD = 16;
 const PAGE = 65536;
 /** Cells per kernel call. */
 const CHUNK = 8192;
+/** Cells per call of the JS loop where the kernel cannot take a gate (2.6 MB of targets at Kmax 10). */
+const JS_CELLS = 1 << 16;
 /**
  * The kernel takes the gate's e^−y as e^−α_j · e^−β_i (see kernel.wat); beyond
  * this |α| or |β| a product could overflow, and that evaluation runs the JS loop.
@@ -52,8 +54,8 @@ export interface EvaluateBuilder {
  * The evaluator keeps no per-cell array of the caller's (only its own copy of
  * the correctness targets): a shard worker streams its cells in batches straight
  * into the instance's memory and never holds them twice. The rare evaluation the
- * kernel cannot take (`GATE_LIMIT`) rebuilds the cells from that memory, the same
- * float32 values, for the JS loop.
+ * kernel cannot take (`GATE_LIMIT`) runs the JS loop on that memory, the same
+ * float32 values, a chunk of cells at a time.
  */
 export async function wasmNominalBuilder(
   L: NominalLayout,
@@ -205,19 +207,34 @@ function wasmNominalEvaluate(
       ? k.option32(...cellArgs, pNat32, pGrad32, ...layoutArgs)
       : k.option(...cellArgs, ...layoutArgs);
   };
-  /** The cells again, from the instance's memory, for the JS loop. */
-  const rebuilt = (): Cells => {
-    const target = new Float32Array(n * Kmax);
-    const cellI = mem.cellI.slice();
-    for (let q = 0; q < n; q++) {
-      const at = q * Kt;
-      target.set(mem.targets.subarray(at, at + nOptions[cellI[q]]), q * Kmax);
+  /**
+   * The JS loop over the cells in the instance's memory, JS_CELLS at a time: the
+   * same float32 targets, copied back to stride Kmax a chunk at a time, so this
+   * rare evaluation never holds a second copy of all the cells.
+   */
+  const viaJs = (nat: Float64Array, grad: Float64Array | null): number => {
+    const part = grad ? new Float64Array(grad.length) : null;
+    if (grad) grad.fill(0);
+    const target = new Float32Array(Math.min(n, JS_CELLS) * Kmax);
+    let ce = 0;
+    for (let q0 = 0; q0 < n; q0 += JS_CELLS) {
+      const m = Math.min(JS_CELLS, n - q0);
+      const cellI = mem.cellI.subarray(q0, q0 + m);
+      target.fill(0);
+      for (let q = 0; q < m; q++) {
+        const at = (q0 + q) * Kt;
+        target.set(mem.targets.subarray(at, at + nOptions[cellI[q]]), q * Kmax);
+      }
+      const cellJ = mem.cellJ.subarray(q0, q0 + m);
+      const correct = mem.correct.subarray(q0, q0 + m);
+      const chunk = { J, I, Kmax, n: m, cellJ, cellI, target, correct, nOptions, key };
+      ce += nominalCE(nat, part, L, flags, chunk);
+      if (grad && part) for (let p = 0; p < grad.length; p++) grad[p] += part[p];
     }
-    const { correct } = mem;
-    return { J, I, Kmax, n, cellJ: mem.cellJ.slice(), cellI, target, correct, nOptions, key };
+    return ce;
   };
   return (nat, grad, coarse = false) => {
-    if (flags.fallback && !gate(nat)) return nominalCE(nat, grad, L, flags, rebuilt());
+    if (flags.fallback && !gate(nat)) return viaJs(nat, grad);
     natW.set(nat);
     if (coarse) nat32.set(nat);
     if (grad) {

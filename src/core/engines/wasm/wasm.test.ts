@@ -156,6 +156,24 @@ describe('the WASM kernel against nominalCE (option channel)', () => {
     expect(relMax(got, ref1)).toBeLessThan(GRAD_TOL);
   });
 
+  it('runs such a gate a chunk of cells at a time (more cells than one JS chunk, 65,536)', async () => {
+    const sim = simulateNominal({ J: 60, I: 1200, seed: 16, missing: 0.05, concentration: 30 });
+    const cells = buildCells(sim.data, false);
+    expect(cells.n).toBeGreaterThan(65_536);
+    const L = sim.layout;
+    const flags = FLAG_SETS[7];
+    const nat = perturbed(sim.truth, 17);
+    nat[L.kappa] = 1e4;
+    const ref = new Float64Array(L.size);
+    const ce = nominalCE(nat, ref, L, flags, cells);
+    const evaluate = await createWasmNominal(L, flags, cells);
+    const got = new Float64Array(L.size).fill(NaN);
+    // Two chunks summed instead of one sum: float64 round-off only.
+    expect(Math.abs(evaluate(nat, got) - ce) / ce).toBeLessThan(CE_TOL);
+    expect(relMax(got, ref)).toBeLessThan(GRAD_TOL);
+    expect(evaluate(nat, null)).toBe(evaluate(nat, got));
+  });
+
   it('matches central finite differences of its own objective', async () => {
     const sim = simulateNominal({ J: 8, I: 30, seed: 9, concentration: 40 });
     const flags = FLAG_SETS[7];
