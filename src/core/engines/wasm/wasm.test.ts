@@ -129,18 +129,25 @@ describe('the WASM kernel against nominalCE (option channel)', () => {
     expect(relMax(got, ref)).toBeLessThan(GRAD32_TOL);
   });
 
-  it("runs a gate beyond the kernel's range on the JS loop, from its own copy of the cells", async () => {
-    const sim = simulateNominal({ J: 9, I: 40, seed: 5, missing: 0.25, concentration: 30 });
+  /**
+   * Cells, a point with κ = 10⁴ (w0 − κ·θ_j past GATE_LIMIT, 300, for every LLM with
+   * |θ_j| > 0.03), nominalCE's CE and gradient there, and the kernel's evaluator.
+   */
+  async function beyondGate(sim: ReturnType<typeof simulateNominal>, seed: number) {
     const cells = buildCells(sim.data, false);
     const L = sim.layout;
     const flags = FLAG_SETS[7];
-    const nat = perturbed(sim.truth, 13);
-    // κ = 10⁴ puts w0 − κ·θ_j past GATE_LIMIT (300) for every LLM with |θ_j| > 0.03.
+    const nat = perturbed(sim.truth, seed);
     nat[L.kappa] = 1e4;
     const ref = new Float64Array(L.size);
     const ce = nominalCE(nat, ref, L, flags, cells);
     expect(Number.isFinite(ce)).toBe(true);
-    const evaluate = await createWasmNominal(L, flags, cells);
+    return { cells, L, flags, nat, ref, ce, evaluate: await createWasmNominal(L, flags, cells) };
+  }
+
+  it("runs a gate beyond the kernel's range on the JS loop, from its own copy of the cells", async () => {
+    const sim = simulateNominal({ J: 9, I: 40, seed: 5, missing: 0.25, concentration: 30 });
+    const { cells, L, flags, nat, ref, ce, evaluate } = await beyondGate(sim, 13);
     // The evaluator must not read the caller's cells after set-up (a shard frees them).
     cells.target.fill(NaN);
     cells.cellJ.fill(0);
@@ -148,7 +155,7 @@ describe('the WASM kernel against nominalCE (option channel)', () => {
     const got = new Float64Array(L.size);
     expect(evaluate(nat, got)).toBe(ce);
     expect(got).toEqual(ref);
-    // The kernel's own range is unaffected by the rebuild.
+    // The kernel's own range is unaffected.
     nat[L.kappa] = 1;
     const ref1 = new Float64Array(L.size);
     const ce1 = nominalCE(nat, ref1, L, flags, buildCells(sim.data, false));
@@ -158,15 +165,8 @@ describe('the WASM kernel against nominalCE (option channel)', () => {
 
   it('runs such a gate a chunk of cells at a time (more cells than one JS chunk, 65,536)', async () => {
     const sim = simulateNominal({ J: 60, I: 1200, seed: 16, missing: 0.05, concentration: 30 });
-    const cells = buildCells(sim.data, false);
+    const { cells, L, nat, ref, ce, evaluate } = await beyondGate(sim, 17);
     expect(cells.n).toBeGreaterThan(65_536);
-    const L = sim.layout;
-    const flags = FLAG_SETS[7];
-    const nat = perturbed(sim.truth, 17);
-    nat[L.kappa] = 1e4;
-    const ref = new Float64Array(L.size);
-    const ce = nominalCE(nat, ref, L, flags, cells);
-    const evaluate = await createWasmNominal(L, flags, cells);
     const got = new Float64Array(L.size).fill(NaN);
     // Two chunks summed instead of one sum: float64 round-off only.
     expect(Math.abs(evaluate(nat, got) - ce) / ce).toBeLessThan(CE_TOL);
