@@ -6,7 +6,10 @@ import { simulateNominal } from '../../model/simulate';
 import { nominalFlags, nominalLayout } from '../../model/types';
 import { evaluateFused } from '../fused';
 import type { Problem } from '../types';
+import { createParallelFusedEngine, type ShardPort } from './engine';
 import { createNodeParallelEngine } from './node';
+import { createShardServer } from './serve';
+import type { ShardReply, ShardRequest } from './shard';
 import { shardRanges } from './shard';
 
 function problem(): { p: Problem; nat: Float64Array } {
@@ -89,4 +92,59 @@ describe('parallel fused engine', () => {
       }
     });
   }
+
+  /**
+   * In-process shards (the real shard server, no worker): `broken` makes shard 1
+   * fail at its second batch, by a reply or by a worker error.
+   */
+  function inProcess(broken: 'reply' | 'crash') {
+    const terminated: number[] = [];
+    let made = 0;
+    const spawn = (): ShardPort => {
+      const s = made++;
+      let onMsg: (m: ShardReply) => void = () => {};
+      let onErr: (e: Error) => void = () => {};
+      let batches = 0;
+      const serve = createShardServer((m) => queueMicrotask(() => onMsg(m)));
+      return {
+        post(msg: ShardRequest) {
+          if (s === 1 && msg.type === 'cells' && ++batches === 2) {
+            if (broken === 'crash') return queueMicrotask(() => onErr(new Error('worker crashed')));
+            return queueMicrotask(() => onMsg({ type: 'error', id: 0, message: 'out of memory' }));
+          }
+          serve(msg);
+        },
+        onMessage: (h) => (onMsg = h),
+        onError: (h) => (onErr = h),
+        terminate: () => void terminated.push(s),
+      };
+    };
+    return { spawn, terminated };
+  }
+
+  for (const broken of ['reply', 'crash'] as const) {
+    it(`a shard failing while it takes its cells (${broken}) fails the set-up, and every shard is stopped`, async () => {
+      const { p } = problem();
+      const { spawn, terminated } = inProcess(broken);
+      const made = createParallelFusedEngine(p, 3, spawn, 'fused', 256);
+      await expect(made).rejects.toThrow(
+        broken === 'crash' ? 'worker crashed' : 'shard 1: out of memory',
+      );
+      expect(terminated.sort()).toEqual([0, 1, 2]);
+    });
+  }
+
+  it('in-process shards that do not fail match the fused engine (the fake above is faithful)', async () => {
+    const { p, nat } = problem();
+    const engine = await createParallelFusedEngine(
+      p,
+      3,
+      inProcess('reply').spawn,
+      'fused',
+      100_000,
+    );
+    const ceRef = evaluateFused(p, nat, null);
+    expect(Math.abs((await engine.evaluate(nat, null)) - ceRef) / ceRef).toBeLessThan(1e-12);
+    engine.dispose();
+  });
 });
