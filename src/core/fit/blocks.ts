@@ -1,5 +1,6 @@
 import type { LbfgsOptions, Objective } from './optim';
 import type { Posed } from './pose';
+import type { FitSettings } from './types';
 import type { NominalFreeLayout } from '../model/params';
 
 /**
@@ -311,15 +312,21 @@ export function nominalBlockPlan(posed: Posed): BlockPlan | null {
 export const PROBE_EVERY = 100;
 
 /**
- * L-BFGS's block curvature option for a posed problem: nominal models only.
+ * L-BFGS's block curvature option for a posed problem: nominal models only,
+ * and none when the settings ask for the count guess (`kind` 'counts').
  * Probed every `every` steps (PROBE_EVERY); `onPass(done, of)` is told after
  * each probing pass (progress: at the paper's full shape a probe takes seconds).
  */
 export function blockCurvature(
   posed: Posed,
   f: Objective,
-  o: { every?: number; onPass?: (done: number, of: number) => void } = {},
+  o: {
+    kind?: FitSettings['curvature'];
+    every?: number;
+    onPass?: (done: number, of: number) => void;
+  } = {},
 ): LbfgsOptions['curvature'] {
+  if (o.kind === 'counts') return undefined;
   const plan = nominalBlockPlan(posed);
   if (!plan) return undefined;
   const of = widthOf(plan) + 1;

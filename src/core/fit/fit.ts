@@ -180,16 +180,14 @@ export async function fitDatasetFull(
         coarse: mixed,
         signal: opts.signal,
         onStep,
-        curvature:
-          settings.curvature === 'counts'
-            ? undefined
-            : blockCurvature(posed, f, {
-                onPass: (done, of) =>
-                  reportPhase(
-                    { ...lastStep, passes: lastStep.passes + done },
-                    `measuring the curvature (pass ${done} of ${of})`,
-                  ),
-              }),
+        curvature: blockCurvature(posed, f, {
+          kind: settings.curvature,
+          onPass: (done, of) =>
+            reportPhase(
+              { ...lastStep, passes: lastStep.passes + done },
+              `measuring the curvature (pass ${done} of ${of})`,
+            ),
+        }),
       });
     }
     // Re-evaluate at the returned point so every reported part belongs to it.

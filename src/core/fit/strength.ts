@@ -151,10 +151,10 @@ export async function choosePriorStrength(
     const obj = makeObjective(posed, eng);
     const precond = countPreconditioner(posed);
     // Probed once per candidate: real data need fewer search passes (docs/optimiser.md).
-    const curvature =
-      settings.curvature === 'counts'
-        ? undefined
-        : blockCurvature(posed, obj.f, { every: INNER_MAX_STEPS });
+    const curvature = blockCurvature(posed, obj.f, {
+      kind: settings.curvature,
+      every: INNER_MAX_STEPS,
+    });
     for (const lambda of STRENGTH_GRID) {
       posed.P.priors = specsAt(posed.P.groups, lambda, override);
       const res = await fastFit(obj.f, x, {
