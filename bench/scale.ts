@@ -1,6 +1,6 @@
 /**
- * npm run bench:scale [-- --shape 2000x20000 --k 4-10 --passes 3 | --fit]
- *                       [--threads N] [--missing 0] [--steps N]
+ * npm run bench:scale [-- --shape 2000x20000 --k 4-10|mix --passes 3 | --fit]
+ *                       [--threads N] [--missing 0] [--steps N] [--gate open|shut]
  *
  * Leaderboard scale in Node: simulates LLM-NRM data straight into a Dataset
  * (float32 option probabilities, no CSV ever written or parsed), poses the
@@ -10,6 +10,10 @@
  *  - with `--fit`: runs the whole default fit (λ search + final fit + SEs) as
  *    `llm-nrm fit` does, logging progress; `--steps` caps the optimiser (a
  *    short capped fit measures the fit's peak memory without waiting for it).
+ * `--k mix` draws K from the paper's mix of option counts (mean 5.9, as the
+ * browser bench's full shape). `--gate shut` simulates a fallback gate shut
+ * (w0 −20, κ 0), as the fits of the real NAEP data end; `open` (the default)
+ * is the simulator's w0 −2, κ 1.
  * Prints time and memory after every phase: RSS now, and the process's peak
  * RSS (VmHWM from /proc/self/status, which counts the worker threads too;
  * a sampled maximum of process.memoryUsage().rss elsewhere).
@@ -40,12 +44,20 @@ const { values } = parseArgs({
     threads: { type: 'string' },
     missing: { type: 'string', default: '0' },
     seed: { type: 'string', default: '1' },
+    gate: { type: 'string', default: 'open' },
   },
 });
 const { J, I } = parseShape(values.shape);
 const km = /^(\d+)(?:-(\d+))?$/.exec(values.k);
-if (!km) throw new Error(`--k: expected K or Kmin-Kmax such as 4-10, got "${values.k}"`);
-const kRange: [number, number] = [Number(km[1]), Number(km[2] ?? km[1])];
+if (!km && values.k !== 'mix')
+  throw new Error(`--k: expected K, Kmin-Kmax such as 4-10, or mix; got "${values.k}"`);
+const kRange: [number, number] | undefined = km
+  ? [Number(km[1]), Number(km[2] ?? km[1])]
+  : undefined;
+const GATES = { open: { w0: -2, kappa: 1 }, shut: { w0: -20, kappa: 0 } };
+if (values.gate !== 'open' && values.gate !== 'shut')
+  throw new Error(`--gate: expected open or shut, got "${values.gate}"`);
+const gate = GATES[values.gate];
 const threads = values.threads === undefined ? undefined : Number(values.threads);
 
 const gib = (b: number) => `${(b / 2 ** 30).toFixed(2)} GiB`;
@@ -82,12 +94,13 @@ const { data } = simulateNominal({
   seed: Number(values.seed),
   missing: Number(values.missing),
   concentration: 50,
+  gate,
 });
 const meanK = data.nOptions.reduce((a, b) => a + b, 0) / I;
 let cells = 0;
 for (let c = 0; c < J * I; c++) cells += data.observed[c];
 console.log(
-  `data: ${J} LLMs × ${I} items, K ${kRange.join('–')} (mean ${meanK.toFixed(2)}, Kmax ${data.Kmax}), ${cells} cells`,
+  `data: ${J} LLMs × ${I} items, K ${kRange?.join('–') ?? 'mix'} (mean ${meanK.toFixed(2)}, Kmax ${data.Kmax}), gate ${values.gate}, ${cells} cells`,
 );
 phase('simulated (Dataset, float32 obs)');
 const engine = cliEngine('auto', threads);

@@ -29,6 +29,12 @@ export interface SimulateOptions {
   missing?: number;
   /** Dirichlet concentration of observation noise around the model's p; 0 = exact p. */
   concentration?: number;
+  /**
+   * The fallback gate's true w0 and κ (models with the fallback). Default −2, 1:
+   * open, G between about 0.05 and 0.5. Real NAEP data shut it (a fitted w0
+   * near −20, κ near 0); { w0: -20, kappa: 0 } simulates that.
+   */
+  gate?: { w0: number; kappa: number };
 }
 
 export interface Simulated {
@@ -50,7 +56,8 @@ function drawK(rng: Rng): number {
 /**
  * Simulate LLM option distributions from the LLM-NRM with known parameters:
  * θ ~ N(0,1); key a ~ N(1.2, 0.4²), distractor a ~ N(−0.3, 0.6²) (then centred);
- * c ~ N(0, 1²); s ~ logN(0, 0.3²); δ ~ N(0, 0.4²); ρ ~ N(0, 1); w0 = −2, κ = 1.
+ * c ~ N(0, 1²); s ~ logN(0, 0.3²); δ ~ N(0, 0.4²); ρ ~ N(0, 1); w0 = −2, κ = 1
+ * unless `gate` says otherwise.
  */
 export function simulateNominal(opts: SimulateOptions): Simulated {
   const rng = createRng(opts.seed ?? 1);
@@ -90,8 +97,8 @@ export function simulateNominal(opts: SimulateOptions): Simulated {
     centreBlock(L.c + i * Kmax, nOptions[i]);
   }
   if (flags.fallback) {
-    nat[L.w0] = -2;
-    nat[L.kappa] = 1;
+    nat[L.w0] = opts.gate?.w0 ?? -2;
+    nat[L.kappa] = opts.gate?.kappa ?? 1;
   }
   const bt = allBtilde(nat, L, nOptions, key);
   const obs = new Float32Array(J * I * Kmax);

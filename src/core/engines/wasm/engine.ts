@@ -16,10 +16,34 @@ const CHUNK = 8192;
 /** Cells per call of the JS loop where the kernel cannot take a gate (2.6 MB of targets at Kmax 10). */
 const JS_CELLS = 1 << 16;
 /**
- * The kernel takes the gate's e^−y as e^−α_j · e^−β_i (see kernel.wat); beyond
- * this |α| or |β| a product could overflow, and that evaluation runs the JS loop.
+ * The kernel takes the gate's e^−y, y = α_j + β_i, as e^−α_j · e^−β_i (see
+ * kernel.wat). Up to this |α| or |β| both factors are finite and normal; their
+ * product then is e^−y to a few ulps, or overflows to +∞ (G = 0) or underflows
+ * (G = 1) where Math.exp(−y) does the same in nominalCE. Beyond it, `gateFactor`.
  */
-const GATE_LIMIT = 300;
+const GATE_LIMIT = 700;
+/**
+ * Where σ(y) = 1/(1 + e^−y) is exact in float64 at both ends, in nominalCE as in
+ * the kernel: 1 for y ≥ hi (e^−y is below half an ulp of 1), 0 for y ≤ lo
+ * (e^−y overflows).
+ */
+const SAT = { lo: -720, hi: 40 } as const;
+
+/**
+ * The factor e^−v the kernel takes for a gate argument v (an α_j or a β_i),
+ * given the range [lo, hi] of the other side (β or α) it is added to. Beyond
+ * ±GATE_LIMIT: 0 where every y = v + other is ≥ SAT.hi (G = 1 in every cell it
+ * enters), +∞ where every y is ≤ SAT.lo (G = 0); both give nominalCE's G, and
+ * G(1 − G) = 0 there, so the same CE and gradient. (0 · ∞ cannot arise: one
+ * cell's y would be both ≥ 40 and ≤ −720.) NaN otherwise: that evaluation runs
+ * the JS loop.
+ */
+export function gateFactor(v: number, lo: number, hi: number): number {
+  if (Math.abs(v) <= GATE_LIMIT) return Math.exp(-v);
+  if (v > GATE_LIMIT && v + lo >= SAT.hi) return 0;
+  if (v < -GATE_LIMIT && v + hi <= SAT.lo) return Infinity;
+  return NaN;
+}
 
 /**
  * An evaluator of the CE and gradient, synchronous once created. `coarse`: the
@@ -54,7 +78,7 @@ export interface EvaluateBuilder {
  * The evaluator keeps no per-cell array of the caller's (only its own copy of
  * the correctness targets): a shard worker streams its cells in batches straight
  * into the instance's memory and never holds them twice. The rare evaluation the
- * kernel cannot take (`GATE_LIMIT`) runs the JS loop on that memory, the same
+ * kernel cannot take (`gateFactor`) runs the JS loop on that memory, the same
  * float32 values, a chunk of cells at a time.
  */
 export async function wasmNominalBuilder(
@@ -163,23 +187,35 @@ function wasmNominalEvaluate(
   const items: number[] = [];
   for (let q = 0; q < n; q++)
     if (q === 0 || mem.cellI[q] !== mem.cellI[q - 1]) items.push(mem.cellI[q]);
-  /** b̃ and the gate's exponentials; false if a gate argument is out of the kernel's range. */
+  /**
+   * b̃ and the gate's factors (`gateFactor`); false if a gate argument is out of
+   * the kernel's range. α and β are kept in ea and eb until both ranges are known.
+   */
   const gate = (nat: Float64Array): boolean => {
     const w0 = nat[L.w0];
     const kappa = nat[L.kappa];
     const a = nat.subarray(L.a);
     const c = nat.subarray(L.c);
+    let bLo = Infinity;
+    let bHi = -Infinity;
     for (const i of items) {
       bt[i] = btilde(a, c, i * Kmax, nOptions[i], key[i], scratch);
-      const beta = kappa * bt[i];
-      if (!(Math.abs(beta) <= GATE_LIMIT)) return false;
-      eb[i] = Math.exp(-beta);
+      const beta = (eb[i] = kappa * bt[i]);
+      if (Number.isNaN(beta)) return false;
+      bLo = Math.min(bLo, beta);
+      bHi = Math.max(bHi, beta);
     }
+    let aLo = Infinity;
+    let aHi = -Infinity;
     for (let j = 0; j < J; j++) {
-      const alpha = w0 - kappa * nat[L.theta + j];
-      if (!(Math.abs(alpha) <= GATE_LIMIT)) return false;
-      ea[j] = Math.exp(-alpha);
+      const alpha = (ea[j] = w0 - kappa * nat[L.theta + j]);
+      if (Number.isNaN(alpha)) return false;
+      aLo = Math.min(aLo, alpha);
+      aHi = Math.max(aHi, alpha);
     }
+    for (const i of items) if (Number.isNaN((eb[i] = gateFactor(eb[i], aLo, aHi)))) return false;
+    for (let j = 0; j < J; j++)
+      if (Number.isNaN((ea[j] = gateFactor(ea[j], bLo, bHi)))) return false;
     return true;
   };
   const layoutArgs: LayoutArgs = [

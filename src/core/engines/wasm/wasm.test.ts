@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { evaluateFused } from '../fused';
 import { nominalCE } from '../fusedNominal';
 import { createEngine } from '../select';
@@ -9,8 +9,21 @@ import { buildCells, channelCells } from '../../model/cells';
 import { createRng } from '../../model/rng';
 import { simulateNominal } from '../../model/simulate';
 import { binaryLayout, type NominalFlags } from '../../model/types';
-import { createWasmNominal } from './engine';
+import { createWasmNominal, gateFactor } from './engine';
+
+// nominalCE, counted: the engine runs it (the JS loop) only where the kernel cannot take a gate.
+vi.mock('../fusedNominal', async (importOriginal) => {
+  const mod = await importOriginal<typeof import('../fusedNominal')>();
+  return { ...mod, nominalCE: vi.fn(mod.nominalCE) };
+});
+/** Calls of the JS loop while `run` runs. */
+function jsLoops(run: () => void): number {
+  const before = vi.mocked(nominalCE).mock.calls.length;
+  run();
+  return vi.mocked(nominalCE).mock.calls.length - before;
+}
 import { instantiateKernel } from './kernel';
+import { btilde } from '../../model/btilde';
 
 /**
  * Tolerances. The kernel's exp and log are float64 polynomials (bounds in
@@ -201,18 +214,75 @@ describe('the WASM kernel against nominalCE (option channel)', () => {
     }
   });
 
-  it('runs the JS loop for a gate argument beyond its range, with the same result', async () => {
-    const sim = simulateNominal({ J: 5, I: 12, seed: 4 });
+  it('takes gate arguments up to 700 in the kernel, and saturated ones beyond it', async () => {
+    const sim = simulateNominal({ J: 9, I: 40, seed: 5, missing: 0.25, concentration: 30 });
     const flags = FLAG_SETS[7];
     const cells = buildCells(sim.data, false);
     const L = sim.layout;
-    const nat = sim.truth.slice();
-    nat[L.w0] = 400; // |w0 − κθ| > 300
-    const ref = new Float64Array(L.size);
-    const got = new Float64Array(L.size);
     const evaluate = await createWasmNominal(L, flags, cells);
-    expect(evaluate(nat, got)).toBe(nominalCE(nat, ref, L, flags, cells));
-    expect(got).toEqual(ref);
+    const check = (w0: number, kappa: number) => {
+      const nat = sim.truth.slice();
+      nat[L.w0] = w0;
+      nat[L.kappa] = kappa;
+      const ref = new Float64Array(L.size);
+      const ce = nominalCE(nat, ref, L, flags, cells);
+      const got = new Float64Array(L.size).fill(NaN);
+      let wce = NaN;
+      expect(
+        jsLoops(() => (wce = evaluate(nat, got))),
+        `w0 ${w0}, κ ${kappa}`,
+      ).toBe(0);
+      expect(Math.abs(wce - ce) / ce).toBeLessThan(CE_TOL);
+      expect(relMax(got, ref)).toBeLessThan(GRAD_TOL);
+    };
+    // A gate with every α_j = w0 − κθ_j near −400 (past the earlier limit of
+    // 300) and β_i = κb̃_i up to 400, so G is open (|y| < 30) in some cells of
+    // the hardest item: there the kernel's e^−α · e^−β of two large factors counts.
+    const theta = Array.from({ length: sim.data.J }, (_, j) => sim.truth[L.theta + j]);
+    const scratch = new Float64Array(L.Kmax);
+    const bt = Array.from({ length: sim.data.I }, (_, i) =>
+      btilde(
+        sim.truth.subarray(L.a),
+        sim.truth.subarray(L.c),
+        i * L.Kmax,
+        sim.data.nOptions[i],
+        sim.data.key[i],
+        scratch,
+      ),
+    );
+    const hardest = bt.indexOf(Math.max(...bt));
+    const kappa = 400 / bt[hardest];
+    const alphas = theta.map((t) => Math.abs(-400 - kappa * t));
+    expect(Math.min(...alphas)).toBeGreaterThan(300);
+    expect(Math.max(...alphas)).toBeLessThan(700);
+    const open = theta.filter(
+      (t, j) =>
+        sim.data.observed[j * sim.data.I + hardest] === 1 &&
+        Math.abs(-400 - kappa * (t - bt[hardest])) < 30,
+    );
+    expect(open.length).toBeGreaterThan(0);
+    check(-400, kappa);
+    // Beyond 700, saturated: G = 1 (w0 = 5,000) and G = 0 (w0 = −5,000) in every cell.
+    check(5000, 1);
+    check(-5000, 1);
+    // Beyond 700 and not saturated (κ = 10⁴): the JS loop.
+    const far = sim.truth.slice();
+    far[L.kappa] = 1e4;
+    expect(jsLoops(() => evaluate(far, new Float64Array(L.size)))).toBeGreaterThan(0);
+  });
+
+  it('gateFactor: e^−v up to 700, then 0 or ∞ only where σ saturates for every partner', () => {
+    expect(gateFactor(0, -1, 1)).toBe(1);
+    expect(gateFactor(-700, 0, 0)).toBe(Math.exp(700));
+    // v > 700: 0 when v + lo ≥ 40
+    expect(gateFactor(701, -661, 0)).toBe(0);
+    expect(gateFactor(701, -662, 0)).toBeNaN();
+    expect(gateFactor(5000, -3, 3)).toBe(0);
+    // v < −700: ∞ when v + hi ≤ −720
+    expect(gateFactor(-701, 0, -19)).toBe(Infinity);
+    expect(gateFactor(-701, 0, -18)).toBeNaN();
+    expect(gateFactor(-5000, -3, 3)).toBe(Infinity);
+    expect(gateFactor(NaN, 0, 0)).toBeNaN();
   });
 });
 
