@@ -422,8 +422,7 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
       await checkpoint(o.signal);
       // A trial point whose objective or gradient is not finite is treated as too far.
       const slope = Number.isFinite(fn) && allFinite(gn) ? dot(gn, d) : NaN;
-      const decrease =
-        fn <= fx + 1e-4 * t * dg || (fn <= fx + fTol && slope <= (2e-4 - 1) * dg);
+      const decrease = fn <= fx + 1e-4 * t * dg || (fn <= fx + fTol && slope <= (2e-4 - 1) * dg);
       if (Number.isNaN(slope) || !decrease) hi = t;
       else if (slope < 0.9 * dg) lo = t;
       else {
