@@ -11,9 +11,9 @@
  *    `llm-nrm fit` does, logging progress; `--steps` caps the optimiser (a
  *    short capped fit measures the fit's peak memory without waiting for it).
  * `--k mix` draws K from the paper's mix of option counts (mean 5.9, as the
- * browser bench's full shape). `--gate shut` simulates a fallback gate shut
+ * browser bench's full shape). `--gate shut` simulates the fallback gate shut
  * (w0 −20, κ 0), as the fits of the real NAEP data end; `open` (the default)
- * is the simulator's w0 −2, κ 1.
+ * is w0 −2, κ 1 (simulate.ts SIMULATED_GATES).
  * Prints time and memory after every phase: RSS now, and the process's peak
  * RSS (VmHWM from /proc/self/status, which counts the worker threads too;
  * a sampled maximum of process.memoryUsage().rss elsewhere).
@@ -31,7 +31,7 @@ import { parseArgs } from 'node:util';
 import { cliEngine } from '../src/cli/fit';
 import { fitDataset } from '../src/core/fit/fit';
 import { makeObjective, pose } from '../src/core/fit/pose';
-import { simulateNominal } from '../src/core/model/simulate';
+import { simulatedGate, simulateNominal } from '../src/core/model/simulate';
 import { parseShape } from './browser/run';
 
 const { values } = parseArgs({
@@ -54,10 +54,7 @@ if (!km && values.k !== 'mix')
 const kRange: [number, number] | undefined = km
   ? [Number(km[1]), Number(km[2] ?? km[1])]
   : undefined;
-const GATES = { open: { w0: -2, kappa: 1 }, shut: { w0: -20, kappa: 0 } };
-if (values.gate !== 'open' && values.gate !== 'shut')
-  throw new Error(`--gate: expected open or shut, got "${values.gate}"`);
-const gate = GATES[values.gate];
+const gate = simulatedGate(values.gate, '--gate');
 const threads = values.threads === undefined ? undefined : Number(values.threads);
 
 const gib = (b: number) => `${(b / 2 ** 30).toFixed(2)} GiB`;
@@ -100,7 +97,7 @@ const meanK = data.nOptions.reduce((a, b) => a + b, 0) / I;
 let cells = 0;
 for (let c = 0; c < J * I; c++) cells += data.observed[c];
 console.log(
-  `data: ${J} LLMs × ${I} items, K ${kRange?.join('–') ?? 'mix'} (mean ${meanK.toFixed(2)}, Kmax ${data.Kmax}), gate ${values.gate}, ${cells} cells`,
+  `data: ${J} LLMs × ${I} items, K ${kRange?.join('–') ?? 'mix'} (mean ${meanK.toFixed(2)}, Kmax ${data.Kmax}), gate ${gate}, ${cells} cells`,
 );
 phase('simulated (Dataset, float32 obs)');
 const engine = cliEngine('auto', threads);

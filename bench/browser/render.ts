@@ -395,7 +395,7 @@ export function renderBrowserSection(r: BrowserResults): string[] {
     const fit = f.fast;
     const paper = f.sim.J === 189 && f.sim.I === 31554;
     L.push(
-      `### ${paper ? "The paper's full shape" : 'Full shape'} (${shape(f.sim.J, f.sim.I)}, mean K ${f.sim.meanK.toFixed(2)}, ${n(f.sim.nCells)} cells)`,
+      `### ${paper ? "The paper's full shape" : 'Full shape'} (${shape(f.sim.J, f.sim.I)}, mean K ${f.sim.meanK.toFixed(2)}, ${n(f.sim.nCells)} cells, gate ${f.gate ?? 'open'} in the simulated truth)`,
       ``,
     );
     const prose: string[] = [];

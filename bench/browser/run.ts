@@ -3,7 +3,8 @@
  * app's Web Worker.
  *
  *   npx tsx bench/browser/run.ts [--shape 189x5000] [--steps 2500] [--gpu-shape 20x200]
- *     [--full-shape 189x31554] [--full-seconds 600] [--no-full] [--phases gpu,demo,...]
+ *     [--full-shape 189x31554] [--full-seconds 600] [--full-gate open|shut] [--no-full]
+ *     [--phases gpu,demo,...]
  *     [--skip-build] [--render-only] [--out bench/results.md]
  *     [--parse-only] [--formats-mb 100] [--formats harness-jsonl,lighteval-parquet,...]
  *
@@ -41,7 +42,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { writeWideCsv } from '../../src/core/data/write';
 import type { FitSettings, TracePoint } from '../../src/core/fit/types';
-import { simulateNominal } from '../../src/core/model/simulate';
+import { simulatedGate, simulateNominal, type SimulatedGate } from '../../src/core/model/simulate';
 import type {
   BenchCall,
   BenchEnvironment,
@@ -84,6 +85,8 @@ export const BROWSER_OPTIONS = {
   'gpu-shape': { type: 'string', default: '20x200' },
   'full-shape': { type: 'string', default: '189x31554' },
   'full-seconds': { type: 'string', default: '600' },
+  /** The full shape's true fallback gate: open (w0 −2, κ 1) or shut (w0 −20, κ 0). */
+  'full-gate': { type: 'string', default: 'open' },
   'no-full': { type: 'boolean', default: false },
   phases: { type: 'string', default: PHASES.join(',') },
   port: { type: 'string', default: '4390' },
@@ -104,6 +107,7 @@ export interface BrowserBenchOptions {
   gpu: { J: number; I: number };
   full: { J: number; I: number } | null;
   fullSeconds: number;
+  fullGate: SimulatedGate;
   phases: Phase[];
   port: number;
   skipBuild: boolean;
@@ -137,6 +141,7 @@ export function browserOptionsFrom(v: {
     gpu: parseShape(str('gpu-shape')),
     full: v['no-full'] || v['parse-only'] ? null : parseShape(str('full-shape')),
     fullSeconds: Number(str('full-seconds')),
+    fullGate: simulatedGate(str('full-gate'), '--full-gate'),
     phases: (v['no-full'] ? phases.filter((p) => p !== 'full') : phases) as Phase[],
     formatsBytes: Number(str('formats-mb')) * 1e6,
     formats: str('formats')
@@ -217,6 +222,8 @@ export interface BrowserResults {
     fast: FitRun;
     steps: number;
     maxSeconds: number;
+    /** The simulated truth's fallback gate (absent in results from before it was recorded: open). */
+    gate?: SimulatedGate;
     /** The fit's page: simulating the data, then the default fit. */
     memory: MemReport;
     rss: RssPeak;
@@ -433,10 +440,14 @@ async function phaseDemo(browser: Browser, baseURL: string, r: BrowserResults) {
   r.demo = { firstVisit, reload, click };
 }
 
-async function simulateMain(page: Page, o: BrowserBenchOptions): Promise<BenchSimulated> {
-  const sim = await bench(page, { op: 'simulate', J: o.J, I: o.I, seed: o.seed });
+async function simulateMain(
+  page: Page,
+  o: BrowserBenchOptions,
+  gate?: SimulatedGate,
+): Promise<BenchSimulated> {
+  const sim = await bench(page, { op: 'simulate', J: o.J, I: o.I, seed: o.seed, gate });
   log(
-    `simulated ${sim.J} × ${sim.I} in the worker (mean K ${sim.meanK.toFixed(2)}) in ${sim.seconds.toFixed(1)} s`,
+    `simulated ${sim.J} × ${sim.I} in the worker (mean K ${sim.meanK.toFixed(2)}, gate ${gate ?? 'open'}) in ${sim.seconds.toFixed(1)} s`,
   );
   return sim;
 }
@@ -666,7 +677,7 @@ async function phaseFull(
   // fresh page and worker (as a user's would), so its memory is its own.
   let page = await newPage(ctx, '/?nodemo', 'empty');
   procs.start();
-  await simulateMain(page, { ...o, ...full });
+  await simulateMain(page, { ...o, ...full }, o.fullGate);
   const passes = await bench(page, {
     op: 'passes',
     engines: ['fused', 'wasm', 'wasm-f32', 'wasm-app'],
@@ -681,7 +692,7 @@ async function phaseFull(
   // runFit restarts both samplers: keep the simulation's peaks in this page too.
   procs.start();
   await page.evaluate(() => (window as unknown as Win).__bench.memStart(2000));
-  const sim = await simulateMain(page, { ...o, ...full });
+  const sim = await simulateMain(page, { ...o, ...full }, o.fullGate);
   const before = procs.stop();
   const memBefore = await page.evaluate(() => (window as unknown as Win).__bench.memStop());
   // The app's default fit (prior-strength search included) on the app's engine.
@@ -718,6 +729,7 @@ async function phaseFull(
     fast,
     steps: o.steps,
     maxSeconds: o.fullSeconds,
+    gate: o.fullGate,
     memory,
     rss,
   };

@@ -12,7 +12,7 @@ import type { Engine, EngineChoice, EngineName } from '../core/engines/types';
 import { fitDataset, FUSED_HANDLE, type EngineHandle } from '../core/fit/fit';
 import { makeObjective, pose } from '../core/fit/pose';
 import type { FitProgress, FitSettings, TracePoint } from '../core/fit/types';
-import { simulateNominal } from '../core/model/simulate';
+import { simulateNominal, type SimulatedGate } from '../core/model/simulate';
 import type { ModelType } from '../core/model/types';
 import { pickEngine, resolveChoice } from './engines';
 
@@ -27,7 +27,7 @@ export type BenchEngine = EngineName | 'fused-app' | 'wasm-app' | 'wasm-f32';
 /** One benchmark operation; each answers with the matching entry of `BenchReplies`. */
 export type BenchCall =
   | { op: 'environment' }
-  | { op: 'simulate'; J: number; I: number; seed: number }
+  | { op: 'simulate'; J: number; I: number; seed: number; gate?: SimulatedGate }
   | { op: 'passes'; engines: BenchEngine[]; model?: ModelType; minMs?: number; maxReps?: number }
   | { op: 'parse' }
   /** The worker's loader on files served with the app (the result formats of issue 13). */
@@ -160,10 +160,10 @@ async function environment(): Promise<BenchEnvironment> {
   };
 }
 
-function simulate(J: number, I: number, seed: number): BenchSimulated {
+function simulate(J: number, I: number, seed: number, gate?: SimulatedGate): BenchSimulated {
   data = null; // let a previous data set go before allocating the next
   const t0 = now();
-  const sim = simulateNominal({ J, I, seed, concentration: 50 });
+  const sim = simulateNominal({ J, I, seed, concentration: 50, gate });
   data = sim.data;
   let sumK = 0;
   for (let i = 0; i < I; i++) sumK += data.nOptions[i];
@@ -352,7 +352,7 @@ export async function runBench<C extends BenchCall>(call: C): Promise<BenchRepli
     case 'environment':
       return (await environment()) as R;
     case 'simulate':
-      return simulate(c.J, c.I, c.seed) as R;
+      return simulate(c.J, c.I, c.seed, c.gate) as R;
     case 'passes':
       return (await passes(c.engines, c.model ?? 'llmnrm', c.minMs ?? 2000, c.maxReps ?? 50)) as R;
     case 'parse':

@@ -16,6 +16,23 @@ export const OPTION_COUNT_MIX: Readonly<Record<number, number>> = {
   10: 0.27,
 };
 
+/**
+ * Named true gates: `open` (the default, G between about 0.05 and 0.5) and
+ * `shut` (G ≈ 2e-9 everywhere), as the fits of the real NAEP data end (a
+ * fitted w0 near −20, κ near 0).
+ */
+export const SIMULATED_GATES = {
+  open: { w0: -2, kappa: 1 },
+  shut: { w0: -20, kappa: 0 },
+} as const;
+export type SimulatedGate = keyof typeof SIMULATED_GATES;
+
+/** A gate's name from a command line: `open` or `shut`. */
+export function simulatedGate(name: string, option: string): SimulatedGate {
+  if (name in SIMULATED_GATES) return name as SimulatedGate;
+  throw new Error(`${option}: expected open or shut, got "${name}"`);
+}
+
 export interface SimulateOptions {
   J: number;
   I: number;
@@ -29,12 +46,8 @@ export interface SimulateOptions {
   missing?: number;
   /** Dirichlet concentration of observation noise around the model's p; 0 = exact p. */
   concentration?: number;
-  /**
-   * The fallback gate's true w0 and κ (models with the fallback). Default −2, 1:
-   * open, G between about 0.05 and 0.5. Real NAEP data shut it (a fitted w0
-   * near −20, κ near 0); { w0: -20, kappa: 0 } simulates that.
-   */
-  gate?: { w0: number; kappa: number };
+  /** The fallback gate's truth (models with the fallback); default `open`. */
+  gate?: SimulatedGate;
 }
 
 export interface Simulated {
@@ -57,7 +70,7 @@ function drawK(rng: Rng): number {
  * Simulate LLM option distributions from the LLM-NRM with known parameters:
  * θ ~ N(0,1); key a ~ N(1.2, 0.4²), distractor a ~ N(−0.3, 0.6²) (then centred);
  * c ~ N(0, 1²); s ~ logN(0, 0.3²); δ ~ N(0, 0.4²); ρ ~ N(0, 1); w0 = −2, κ = 1
- * unless `gate` says otherwise.
+ * (the `open` gate) unless `gate` says otherwise.
  */
 export function simulateNominal(opts: SimulateOptions): Simulated {
   const rng = createRng(opts.seed ?? 1);
@@ -97,8 +110,9 @@ export function simulateNominal(opts: SimulateOptions): Simulated {
     centreBlock(L.c + i * Kmax, nOptions[i]);
   }
   if (flags.fallback) {
-    nat[L.w0] = opts.gate?.w0 ?? -2;
-    nat[L.kappa] = opts.gate?.kappa ?? 1;
+    const gate = SIMULATED_GATES[opts.gate ?? 'open'];
+    nat[L.w0] = gate.w0;
+    nat[L.kappa] = gate.kappa;
   }
   const bt = allBtilde(nat, L, nOptions, key);
   const obs = new Float32Array(J * I * Kmax);
