@@ -16,32 +16,33 @@ const CHUNK = 8192;
 /** Cells per call of the JS loop where the kernel cannot take a gate (2.6 MB of targets at Kmax 10). */
 const JS_CELLS = 1 << 16;
 /**
- * The kernel takes the gate's e^−y, y = α_j + β_i, as e^−α_j · e^−β_i (see
- * kernel.wat). Up to this |α| or |β| both factors are finite and normal; their
- * product then is e^−y to a few ulps, or overflows to +∞ (G = 0) or underflows
- * (G = 1) where Math.exp(−y) does the same in nominalCE. Beyond it, `gateFactor`.
- */
-const GATE_LIMIT = 700;
-/**
- * Where σ(y) = 1/(1 + e^−y) is exact in float64 at both ends, in nominalCE as in
- * the kernel: 1 for y ≥ hi (e^−y is below half an ulp of 1), 0 for y ≤ lo
- * (e^−y overflows).
- */
-const SAT = { lo: -720, hi: 40 } as const;
-
-/**
- * The factor e^−v the kernel takes for a gate argument v (an α_j or a β_i),
- * given the range [lo, hi] of the other side (β or α) it is added to. Beyond
- * ±GATE_LIMIT: 0 where every y = v + other is ≥ SAT.hi (G = 1 in every cell it
- * enters), +∞ where every y is ≤ SAT.lo (G = 0); both give nominalCE's G, and
- * G(1 − G) = 0 there, so the same CE and gradient. (0 · ∞ cannot arise: one
- * cell's y would be both ≥ 40 and ≤ −720.) NaN otherwise: that evaluation runs
+ * The kernel takes the gate's e^−y, y = α_j + β_i (α_j = w0 − κθ_j, β_i = κb̃_i),
+ * as a product e^−α'_j · e^−β'_i with α' = α − m and β' = β + m, m the middle of
+ * the α range (see kernel.wat). α' then lies within ±ALPHA_HALF whatever w0 is;
+ * an evaluation whose α range is wider (κ above about 100 at a θ spread of 6) runs
  * the JS loop.
  */
-export function gateFactor(v: number, lo: number, hi: number): number {
-  if (Math.abs(v) <= GATE_LIMIT) return Math.exp(-v);
-  if (v > GATE_LIMIT && v + lo >= SAT.hi) return 0;
-  if (v < -GATE_LIMIT && v + hi <= SAT.lo) return Infinity;
+const ALPHA_HALF = 300;
+/**
+ * Up to this |β'| the kernel takes e^−β' (finite and normal), and the product is
+ * e^−y to a few ulps or over/underflows where Math.exp(−y) does in nominalCE.
+ * Beyond it every y of that item lies beyond ±(700 − ALPHA_HALF) = ±400
+ * (`gateFactor`).
+ */
+const GATE_LIMIT = 700;
+
+/**
+ * The kernel's factor e^−β' for an item's shifted gate argument β'. Beyond
+ * ±GATE_LIMIT: 0 for β' > 700, where every y ≥ 400 and G = 1 exactly (as in
+ * nominalCE: e^−400 is far below half an ulp of 1); +∞ for β' < −700, where
+ * every y ≤ −400, so G = 0 in the kernel against nominalCE's G < 2e-174 (and
+ * G(1 − G) likewise): a difference far below any tolerance the engines are held
+ * to. NaN for NaN.
+ */
+export function gateFactor(beta: number): number {
+  if (Math.abs(beta) <= GATE_LIMIT) return Math.exp(-beta);
+  if (beta > GATE_LIMIT) return 0;
+  if (beta < -GATE_LIMIT) return Infinity;
   return NaN;
 }
 
@@ -78,7 +79,7 @@ export interface EvaluateBuilder {
  * The evaluator keeps no per-cell array of the caller's (only its own copy of
  * the correctness targets): a shard worker streams its cells in batches straight
  * into the instance's memory and never holds them twice. The rare evaluation the
- * kernel cannot take (`gateFactor`) runs the JS loop on that memory, the same
+ * kernel cannot take (`ALPHA_HALF`) runs the JS loop on that memory, the same
  * float32 values, a chunk of cells at a time.
  */
 export async function wasmNominalBuilder(
@@ -188,34 +189,29 @@ function wasmNominalEvaluate(
   for (let q = 0; q < n; q++)
     if (q === 0 || mem.cellI[q] !== mem.cellI[q - 1]) items.push(mem.cellI[q]);
   /**
-   * b̃ and the gate's factors (`gateFactor`); false if a gate argument is out of
-   * the kernel's range. α and β are kept in ea and eb until both ranges are known.
+   * b̃ and the gate's factors, centred (see ALPHA_HALF); false if the α range is
+   * too wide for the kernel (or not finite).
    */
   const gate = (nat: Float64Array): boolean => {
     const w0 = nat[L.w0];
     const kappa = nat[L.kappa];
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let j = 0; j < J; j++) {
+      const alpha = w0 - kappa * nat[L.theta + j];
+      lo = Math.min(lo, alpha);
+      hi = Math.max(hi, alpha);
+    }
+    if (!((hi - lo) / 2 <= ALPHA_HALF)) return false;
+    const m = (lo + hi) / 2;
+    for (let j = 0; j < J; j++) ea[j] = Math.exp(-(w0 - kappa * nat[L.theta + j] - m));
     const a = nat.subarray(L.a);
     const c = nat.subarray(L.c);
-    let bLo = Infinity;
-    let bHi = -Infinity;
     for (const i of items) {
       bt[i] = btilde(a, c, i * Kmax, nOptions[i], key[i], scratch);
-      const beta = (eb[i] = kappa * bt[i]);
-      if (Number.isNaN(beta)) return false;
-      bLo = Math.min(bLo, beta);
-      bHi = Math.max(bHi, beta);
+      eb[i] = gateFactor(kappa * bt[i] + m);
+      if (Number.isNaN(eb[i])) return false;
     }
-    let aLo = Infinity;
-    let aHi = -Infinity;
-    for (let j = 0; j < J; j++) {
-      const alpha = (ea[j] = w0 - kappa * nat[L.theta + j]);
-      if (Number.isNaN(alpha)) return false;
-      aLo = Math.min(aLo, alpha);
-      aHi = Math.max(aHi, alpha);
-    }
-    for (const i of items) if (Number.isNaN((eb[i] = gateFactor(eb[i], aLo, aHi)))) return false;
-    for (let j = 0; j < J; j++)
-      if (Number.isNaN((ea[j] = gateFactor(ea[j], bLo, bHi)))) return false;
     return true;
   };
   const layoutArgs: LayoutArgs = [

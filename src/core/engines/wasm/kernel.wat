@@ -205,8 +205,8 @@
           (then
             ;; G = σ(y), y = w0 − κ(θ_j − b̃_i) = α_j + β_i with α_j = w0 − κθ_j and
             ;; β_i = κb̃_i, so e^−y = ea[j] · eb[i], both exponentials taken once per
-            ;; evaluation by the caller (gateFactor in engine.ts: a product overflows to +∞
-            ;; or underflows to 0 only where Math.exp(−y) does, G = 0 or 1).
+            ;; evaluation by the caller, which shifts both by the middle of the α range
+            ;; (ALPHA_HALF, gateFactor in engine.ts: a factor may be 0 or +∞, never both).
             (local.set $bt (f64.load (i32.add (local.get $pBt) (i32.shl (local.get $i) (i32.const 3)))))
             (local.set $G (f64.div (f64.const 1) (f64.add (f64.const 1)
               (f64.mul

@@ -214,36 +214,36 @@ describe('the WASM kernel against nominalCE (option channel)', () => {
     }
   });
 
-  it('takes gate arguments up to 700 in the kernel, and saturated ones beyond it', async () => {
+  it('takes any w0 in the kernel (the gate centred), and saturated items beyond ±700', async () => {
     const sim = simulateNominal({ J: 9, I: 40, seed: 5, missing: 0.25, concentration: 30 });
     const flags = FLAG_SETS[7];
     const cells = buildCells(sim.data, false);
     const L = sim.layout;
     const evaluate = await createWasmNominal(L, flags, cells);
-    const check = (w0: number, kappa: number) => {
-      const nat = sim.truth.slice();
-      nat[L.w0] = w0;
-      nat[L.kappa] = kappa;
+    const check = (nat: Float64Array, what: string) => {
       const ref = new Float64Array(L.size);
       const ce = nominalCE(nat, ref, L, flags, cells);
       const got = new Float64Array(L.size).fill(NaN);
       let wce = NaN;
       expect(
         jsLoops(() => (wce = evaluate(nat, got))),
-        `w0 ${w0}, κ ${kappa}`,
+        what,
       ).toBe(0);
-      expect(Math.abs(wce - ce) / ce).toBeLessThan(CE_TOL);
-      expect(relMax(got, ref)).toBeLessThan(GRAD_TOL);
+      expect(Math.abs(wce - ce) / ce, what).toBeLessThan(CE_TOL);
+      expect(relMax(got, ref), what).toBeLessThan(GRAD_TOL);
     };
-    // A gate with every α_j = w0 − κθ_j near −400 (past the earlier limit of
-    // 300) and β_i = κb̃_i up to 400, so G is open (|y| < 30) in some cells of
-    // the hardest item: there the kernel's e^−α · e^−β of two large factors counts.
-    const theta = Array.from({ length: sim.data.J }, (_, j) => sim.truth[L.theta + j]);
+    // As a browser fit at the paper's full shape ended (w0 −854, κ 19.6): every
+    // α_j = w0 − κθ_j far below −700, the gate open only on the hardest item,
+    // where κb̃ is about as large. θ is squeezed into [−0.5, 0.5] so that κ's
+    // α range stays within the kernel's ±300.
+    const nat = sim.truth.slice();
+    const T = Math.max(...Array.from({ length: sim.data.J }, (_, j) => Math.abs(nat[L.theta + j])));
+    for (let j = 0; j < sim.data.J; j++) nat[L.theta + j] /= 2 * T;
     const scratch = new Float64Array(L.Kmax);
     const bt = Array.from({ length: sim.data.I }, (_, i) =>
       btilde(
-        sim.truth.subarray(L.a),
-        sim.truth.subarray(L.c),
+        nat.subarray(L.a),
+        nat.subarray(L.c),
         i * L.Kmax,
         sim.data.nOptions[i],
         sim.data.key[i],
@@ -251,38 +251,40 @@ describe('the WASM kernel against nominalCE (option channel)', () => {
       ),
     );
     const hardest = bt.indexOf(Math.max(...bt));
-    const kappa = 400 / bt[hardest];
-    const alphas = theta.map((t) => Math.abs(-400 - kappa * t));
-    expect(Math.min(...alphas)).toBeGreaterThan(300);
-    expect(Math.max(...alphas)).toBeLessThan(700);
-    const open = theta.filter(
-      (t, j) =>
-        sim.data.observed[j * sim.data.I + hardest] === 1 &&
-        Math.abs(-400 - kappa * (t - bt[hardest])) < 30,
+    const kappa = 850 / bt[hardest];
+    nat[L.w0] = -850;
+    nat[L.kappa] = kappa;
+    const y = (j: number, i: number) => -850 - kappa * (nat[L.theta + j] - bt[i]);
+    const cellsOf = (i: number) =>
+      Array.from({ length: sim.data.J }, (_, j) => j).filter(
+        (j) => sim.data.observed[j * sim.data.I + i] === 1,
+      );
+    expect(kappa * 0.5).toBeLessThan(300);
+    expect(Math.max(...cellsOf(hardest).map((j) => -850 - kappa * nat[L.theta + j]))).toBeLessThan(
+      -700,
     );
-    expect(open.length).toBeGreaterThan(0);
-    check(-400, kappa);
-    // Beyond 700, saturated: G = 1 (w0 = 5,000) and G = 0 (w0 = −5,000) in every cell.
-    check(5000, 1);
-    check(-5000, 1);
-    // Beyond 700 and not saturated (κ = 10⁴): the JS loop.
+    expect(cellsOf(hardest).some((j) => Math.abs(y(j, hardest)) < 30)).toBe(true);
+    check(nat, 'w0 −850');
+    // Saturated: G = 1 (w0 = 5,000) and G = 0 (w0 = −5,000) in every cell.
+    const sat = sim.truth.slice();
+    sat[L.w0] = 5000;
+    check(sat, 'w0 5000');
+    sat[L.w0] = -5000;
+    check(sat, 'w0 −5000');
+    // An α range wider than ±300 (κ = 10⁴): the JS loop.
     const far = sim.truth.slice();
     far[L.kappa] = 1e4;
     expect(jsLoops(() => evaluate(far, new Float64Array(L.size)))).toBeGreaterThan(0);
   });
 
-  it('gateFactor: e^−v up to 700, then 0 or ∞ only where σ saturates for every partner', () => {
-    expect(gateFactor(0, -1, 1)).toBe(1);
-    expect(gateFactor(-700, 0, 0)).toBe(Math.exp(700));
-    // v > 700: 0 when v + lo ≥ 40
-    expect(gateFactor(701, -661, 0)).toBe(0);
-    expect(gateFactor(701, -662, 0)).toBeNaN();
-    expect(gateFactor(5000, -3, 3)).toBe(0);
-    // v < −700: ∞ when v + hi ≤ −720
-    expect(gateFactor(-701, 0, -19)).toBe(Infinity);
-    expect(gateFactor(-701, 0, -18)).toBeNaN();
-    expect(gateFactor(-5000, -3, 3)).toBe(Infinity);
-    expect(gateFactor(NaN, 0, 0)).toBeNaN();
+  it('gateFactor: e^−β up to |700|, then 0 above and ∞ below', () => {
+    expect(gateFactor(0)).toBe(1);
+    expect(gateFactor(-700)).toBe(Math.exp(700));
+    expect(gateFactor(700)).toBe(Math.exp(-700));
+    expect(gateFactor(701)).toBe(0);
+    expect(gateFactor(5000)).toBe(0);
+    expect(gateFactor(-701)).toBe(Infinity);
+    expect(gateFactor(NaN)).toBeNaN();
   });
 });
 
