@@ -1,7 +1,7 @@
 import type { Cells } from '../../model/cells';
 import type { NominalFlags, NominalLayout } from '../../model/types';
 import { btilde } from '../../model/btilde';
-import { addBtildeGradient, nominalCE } from '../fusedNominal';
+import { addBtildeGradient } from '../fusedNominal';
 import { evaluateFused } from '../fused';
 import type { Engine, Problem } from '../types';
 import { instantiateKernel, type CellArgs, type KernelExports, type LayoutArgs } from './kernel';
@@ -13,36 +13,36 @@ const PAD = 16;
 const PAGE = 65536;
 /** Cells per kernel call. */
 const CHUNK = 8192;
-/** Cells per call of the JS loop where the kernel cannot take a gate (2.6 MB of targets at Kmax 10). */
-const JS_CELLS = 1 << 16;
 /**
  * The kernel takes the gate's e^−y, y = α_j + β_i (α_j = w0 − κθ_j, β_i = κb̃_i),
  * as a product e^−α'_j · e^−β'_i with α' = α − m and β' = β + m, m the middle of
- * the α range (see kernel.wat). α' then lies within ±ALPHA_HALF whatever w0 is;
- * an evaluation whose α range is wider (κ above about 100 at a θ spread of 6) runs
- * the JS loop.
- */
-const ALPHA_HALF = 300;
-/**
- * Up to this |β'| the kernel takes e^−β' (finite and normal), and the product is
- * e^−y to a few ulps or over/underflows where Math.exp(−y) does in nominalCE.
- * Beyond it every y of that item lies beyond ±(700 − ALPHA_HALF) = ±400
- * (`gateFactor`).
+ * the α range (see kernel.wat), so α' lies within ±h, h the half-width of the α
+ * range, whatever w0 is. Up to GATE_LIMIT a factor is e^−v, finite and normal,
+ * and the product is e^−y to a few ulps or over/underflows where Math.exp(−y)
+ * does in nominalCE. An evaluation whose h exceeds it (κ above about 230 at a θ
+ * spread of 6), or with an item `gateFactor` cannot take, passes α_j and β_i
+ * themselves under DIRECT_GATE: the kernel then takes one more exp per cell.
  */
 const GATE_LIMIT = 700;
+/**
+ * Where σ(y) = 1/(1 + e^−y) is settled: 1 exactly in float64 for y ≥ hi (e^−40 is
+ * far below half an ulp of 1); below 2e-174 for y ≤ lo, where the kernel takes 0.
+ */
+const SAT = { lo: -400, hi: 40 } as const;
+/** The kernel's flag (bit 3) for gate arguments passed as α_j, β_i (kernel.wat, $expNeg). */
+const DIRECT_GATE = 8;
 
 /**
- * The kernel's factor e^−β' for an item's shifted gate argument β'. Beyond
- * ±GATE_LIMIT: 0 for β' > 700, where every y ≥ 400 and G = 1 exactly (as in
- * nominalCE: e^−400 is far below half an ulp of 1); +∞ for β' < −700, where
- * every y ≤ −400, so G = 0 in the kernel against nominalCE's G < 2e-174 (and
- * G(1 − G) likewise): a difference far below any tolerance the engines are held
- * to. NaN for NaN.
+ * The kernel's factor e^−β' for an item's shifted gate argument β', given the
+ * half-width h of the shifted α range. Beyond ±GATE_LIMIT: 0 where every
+ * y = α' + β' ≥ SAT.hi (G = 1 exactly, as in nominalCE); +∞ where every
+ * y ≤ SAT.lo (G = 0 against nominalCE's G < 2e-174, and G(1 − G) likewise: far
+ * below any tolerance the engines are held to). NaN otherwise (DIRECT_GATE).
  */
-export function gateFactor(beta: number): number {
+export function gateFactor(beta: number, h: number): number {
   if (Math.abs(beta) <= GATE_LIMIT) return Math.exp(-beta);
-  if (beta > GATE_LIMIT) return 0;
-  if (beta < -GATE_LIMIT) return Infinity;
+  if (beta > GATE_LIMIT && beta - h >= SAT.hi) return 0;
+  if (beta < -GATE_LIMIT && beta + h <= SAT.lo) return Infinity;
   return NaN;
 }
 
@@ -78,9 +78,8 @@ export interface EvaluateBuilder {
  *
  * The evaluator keeps no per-cell array of the caller's (only its own copy of
  * the correctness targets): a shard worker streams its cells in batches straight
- * into the instance's memory and never holds them twice. The rare evaluation the
- * kernel cannot take (`ALPHA_HALF`) runs the JS loop on that memory, the same
- * float32 values, a chunk of cells at a time.
+ * into the instance's memory and never holds them twice. Every gate runs in the
+ * kernel (`GATE_LIMIT`, DIRECT_GATE).
  */
 export async function wasmNominalBuilder(
   L: NominalLayout,
@@ -189,30 +188,33 @@ function wasmNominalEvaluate(
   for (let q = 0; q < n; q++)
     if (q === 0 || mem.cellI[q] !== mem.cellI[q - 1]) items.push(mem.cellI[q]);
   /**
-   * b̃ and the gate's factors, centred (see ALPHA_HALF); false if the α range is
-   * too wide for the kernel (or not finite).
+   * b̃ and the gate's factors, centred (see GATE_LIMIT), for the kernel; where
+   * they cannot be formed, α_j and β_i themselves and the kernel's "direct" flag
+   * (DIRECT_GATE), under which it takes e^−(α_j + β_i) per cell. Returns the flag.
    */
-  const gate = (nat: Float64Array): boolean => {
+  const gate = (nat: Float64Array): number => {
     const w0 = nat[L.w0];
     const kappa = nat[L.kappa];
     let lo = Infinity;
     let hi = -Infinity;
     for (let j = 0; j < J; j++) {
-      const alpha = w0 - kappa * nat[L.theta + j];
-      lo = Math.min(lo, alpha);
-      hi = Math.max(hi, alpha);
+      ea[j] = w0 - kappa * nat[L.theta + j];
+      lo = Math.min(lo, ea[j]);
+      hi = Math.max(hi, ea[j]);
     }
-    if (!((hi - lo) / 2 <= ALPHA_HALF)) return false;
-    const m = (lo + hi) / 2;
-    for (let j = 0; j < J; j++) ea[j] = Math.exp(-(w0 - kappa * nat[L.theta + j] - m));
     const a = nat.subarray(L.a);
     const c = nat.subarray(L.c);
     for (const i of items) {
       bt[i] = btilde(a, c, i * Kmax, nOptions[i], key[i], scratch);
-      eb[i] = gateFactor(kappa * bt[i] + m);
-      if (Number.isNaN(eb[i])) return false;
+      eb[i] = kappa * bt[i];
     }
-    return true;
+    const h = (hi - lo) / 2;
+    const m = (lo + hi) / 2;
+    if (!(h <= GATE_LIMIT)) return DIRECT_GATE;
+    for (const i of items) if (Number.isNaN(gateFactor(eb[i] + m, h))) return DIRECT_GATE;
+    for (const i of items) eb[i] = gateFactor(eb[i] + m, h);
+    for (let j = 0; j < J; j++) ea[j] = Math.exp(-(ea[j] - m));
+    return 0;
   };
   const layoutArgs: LayoutArgs = [
     pBt,
@@ -230,43 +232,17 @@ function wasmNominalEvaluate(
     L.kappa,
   ];
   /** One kernel call on cells [q0, q0 + m). */
-  const call = (q0: number, m: number, g: number, coarse: boolean) => {
+  const call = (q0: number, m: number, g: number, coarse: boolean, direct: number) => {
     // prettier-ignore
     const cellArgs: CellArgs = [
-      m, Kmax, flagBits, g, pJ + 4 * q0, pI + 4 * q0, pT + 4 * q0 * Kt, pK, pNat, pGrad,
+      m, Kmax, flagBits | direct, g, pJ + 4 * q0, pI + 4 * q0, pT + 4 * q0 * Kt, pK, pNat, pGrad,
     ];
     return coarse
       ? k.option32(...cellArgs, pNat32, pGrad32, ...layoutArgs)
       : k.option(...cellArgs, ...layoutArgs);
   };
-  /**
-   * The JS loop over the cells in the instance's memory, JS_CELLS at a time: the
-   * same float32 targets, copied back to stride Kmax a chunk at a time, so this
-   * rare evaluation never holds a second copy of all the cells.
-   */
-  const viaJs = (nat: Float64Array, grad: Float64Array | null): number => {
-    const part = grad ? new Float64Array(grad.length) : null;
-    if (grad) grad.fill(0);
-    const target = new Float32Array(Math.min(n, JS_CELLS) * Kmax);
-    let ce = 0;
-    for (let q0 = 0; q0 < n; q0 += JS_CELLS) {
-      const m = Math.min(JS_CELLS, n - q0);
-      const cellI = mem.cellI.subarray(q0, q0 + m);
-      target.fill(0);
-      for (let q = 0; q < m; q++) {
-        const at = (q0 + q) * Kt;
-        target.set(mem.targets.subarray(at, at + nOptions[cellI[q]]), q * Kmax);
-      }
-      const cellJ = mem.cellJ.subarray(q0, q0 + m);
-      const correct = mem.correct.subarray(q0, q0 + m);
-      const chunk = { J, I, Kmax, n: m, cellJ, cellI, target, correct, nOptions, key };
-      ce += nominalCE(nat, part, L, flags, chunk);
-      if (grad && part) for (let p = 0; p < grad.length; p++) grad[p] += part[p];
-    }
-    return ce;
-  };
   return (nat, grad, coarse = false) => {
-    if (flags.fallback && !gate(nat)) return viaJs(nat, grad);
+    const direct = flags.fallback ? gate(nat) : 0;
     natW.set(nat);
     if (coarse) nat32.set(nat);
     if (grad) {
@@ -279,7 +255,7 @@ function wasmNominalEvaluate(
     // would run the whole first pass unoptimised.
     let ce = 0;
     for (let q0 = 0; q0 < n; q0 += CHUNK)
-      ce += call(q0, Math.min(CHUNK, n - q0), grad ? 1 : 0, coarse);
+      ce += call(q0, Math.min(CHUNK, n - q0), grad ? 1 : 0, coarse, direct);
     if (grad) {
       grad.set(gradW);
       if (coarse) for (let q = blocks32[0]; q < blocks32[1]; q++) grad[q] = grad32[q];

@@ -107,6 +107,14 @@
         (f64x2.mul (local.get $p0) (local.get $r))
         (f64x2.mul (local.get $e) (v128.const f64x2 1.90821492927058770002e-10 1.90821492927058770002e-10)))))
 
+;; e^−y for one gate argument y, with −y clamped to 709 (e^709 ≈ 8.2e307: then
+  ;; G = 1/(1 + e^−y) is below 1.3e-308 where Math.exp(−y) gives at most that or 0).
+  ;; For "direct" gates (flag bit 3): the caller passes α_j and β_i themselves in
+  ;; ea and eb, where their factors e^−α_j · e^−β_i could not be formed.
+  (func $expNeg (param $y f64) (result f64)
+    (f64x2.extract_lane 0 (call $expv (f64x2.splat
+      (f64.min (f64.neg (local.get $y)) (f64.const 709))))))
+
   (func (export "exp") (param $x f64) (result f64)
     (f64x2.extract_lane 0 (call $expv (f64x2.splat (local.get $x)))))
 
@@ -117,7 +125,8 @@
   ;; into the grad array (the caller zeroes it) and ∂CE/∂b̃_i into gbt[i] (the caller
   ;; zeroes it and applies b̃'s own chain rule, as nominalCE does). Addresses are in
   ;; bytes; o* are element offsets of the layout (NominalLayout) into nat and grad.
-  ;; $flags: bit 0 sharpness, bit 1 position, bit 2 fallback.
+  ;; $flags: bit 0 sharpness, bit 1 position, bit 2 fallback, bit 3 "direct" gate
+  ;; arguments (ea, eb hold α_j, β_i; see $expNeg).
   (func (export "option")
     (param $n i32) (param $Kmax i32) (param $flags i32) (param $wantGrad i32)
     (param $pJ i32) (param $pI i32) (param $pT i32) (param $pK i32)
@@ -126,7 +135,7 @@
     (param $oTheta i32) (param $oS i32) (param $oDelta i32) (param $oRho i32)
     (param $oA i32) (param $oC i32) (param $oW0 i32) (param $oKappa i32)
     (result f64)
-    (local $sharp i32) (local $pos i32) (local $fb i32) (local $gOff i32)
+    (local $sharp i32) (local $pos i32) (local $fb i32) (local $direct i32) (local $gOff i32)
     (local $rowB i32) (local $q i32) (local $j i32) (local $i i32) (local $KB i32) (local $kb i32)
     (local $ai i32) (local $ci i32) (local $dj i32) (local $rj i32) (local $tq i32)
     (local $scrZ i32) (local $scrV i32) (local $scrE i32)
@@ -154,6 +163,7 @@
     (local.set $sharp (i32.and (local.get $flags) (i32.const 1)))
     (local.set $pos (i32.and (local.get $flags) (i32.const 2)))
     (local.set $fb (i32.and (local.get $flags) (i32.const 4)))
+    (local.set $direct (i32.and (local.get $flags) (i32.const 8)))
     (local.set $gOff (i32.sub (local.get $pGrad) (local.get $pNat)))
     (local.set $rowB (i32.shl (local.get $Kmax) (i32.const 3)))
     (local.set $scrZ (local.get $pScr))
@@ -206,12 +216,14 @@
             ;; G = σ(y), y = w0 − κ(θ_j − b̃_i) = α_j + β_i with α_j = w0 − κθ_j and
             ;; β_i = κb̃_i, so e^−y = ea[j] · eb[i], both exponentials taken once per
             ;; evaluation by the caller, which shifts both by the middle of the α range
-            ;; (ALPHA_HALF, gateFactor in engine.ts: a factor may be 0 or +∞, never both).
+            ;; (GATE_LIMIT, gateFactor in engine.ts: a factor may be 0 or +∞, never both).
             (local.set $bt (f64.load (i32.add (local.get $pBt) (i32.shl (local.get $i) (i32.const 3)))))
             (local.set $G (f64.div (f64.const 1) (f64.add (f64.const 1)
-              (f64.mul
-                (f64.load (i32.add (local.get $pEa) (i32.shl (local.get $j) (i32.const 3))))
-                (f64.load (i32.add (local.get $pEb) (i32.shl (local.get $i) (i32.const 3))))))))))
+              (if (result f64) (local.get $direct)
+                (then (call $expNeg (f64.add (f64.load (i32.add (local.get $pEa) (i32.shl (local.get $j) (i32.const 3))))
+                  (f64.load (i32.add (local.get $pEb) (i32.shl (local.get $i) (i32.const 3)))))))
+                (else (f64.mul (f64.load (i32.add (local.get $pEa) (i32.shl (local.get $j) (i32.const 3))))
+                  (f64.load (i32.add (local.get $pEb) (i32.shl (local.get $i) (i32.const 3))))))))))))
         (local.set $thetaV (f64x2.splat (local.get $theta)))
         (local.set $sV (f64x2.splat (local.get $s)))
         (local.set $GV (f64x2.splat (local.get $G)))
@@ -239,9 +251,11 @@
             (if (local.get $fb)
               (then
                 (local.set $G2 (f64.div (f64.const 1) (f64.add (f64.const 1)
-                  (f64.mul
-                    (f64.load (i32.add (local.get $pEa) (i32.shl (local.get $j2) (i32.const 3))))
-                    (f64.load (i32.add (local.get $pEb) (i32.shl (local.get $i) (i32.const 3))))))))))
+                  (if (result f64) (local.get $direct)
+                    (then (call $expNeg (f64.add (f64.load (i32.add (local.get $pEa) (i32.shl (local.get $j2) (i32.const 3))))
+                      (f64.load (i32.add (local.get $pEb) (i32.shl (local.get $i) (i32.const 3)))))))
+                    (else (f64.mul (f64.load (i32.add (local.get $pEa) (i32.shl (local.get $j2) (i32.const 3))))
+                      (f64.load (i32.add (local.get $pEb) (i32.shl (local.get $i) (i32.const 3))))))))))))
             (local.set $thetaV2 (f64x2.splat (local.get $theta2)))
             (local.set $sV2 (f64x2.splat (local.get $s2)))
             (local.set $GV2 (f64x2.splat (local.get $G2)))
@@ -749,7 +763,7 @@
     (param $oTheta i32) (param $oS i32) (param $oDelta i32) (param $oRho i32)
     (param $oA i32) (param $oC i32) (param $oW0 i32) (param $oKappa i32)
     (result f64)
-    (local $sharp i32) (local $pos i32) (local $fb i32) (local $gOff i32)
+    (local $sharp i32) (local $pos i32) (local $fb i32) (local $direct i32) (local $gOff i32)
     (local $rowB i32) (local $q i32) (local $j i32) (local $i i32) (local $KB i32) (local $kb i32)
     (local $ai i32) (local $ci i32) (local $dj i32) (local $rj i32) (local $tq i32) (local $rowT i32)
     (local $scrZ i32) (local $scrV i32) (local $scrE i32) (local $addr i32)
@@ -778,6 +792,7 @@
     (local.set $sharp (i32.and (local.get $flags) (i32.const 1)))
     (local.set $pos (i32.and (local.get $flags) (i32.const 2)))
     (local.set $fb (i32.and (local.get $flags) (i32.const 4)))
+    (local.set $direct (i32.and (local.get $flags) (i32.const 8)))
     (local.set $gOff (i32.sub (local.get $pGrad32) (local.get $pNat32)))
     (local.set $rowB (i32.shl (local.get $Kmax) (i32.const 2)))
     (local.set $scrZ (local.get $pScr))
@@ -830,9 +845,11 @@
             ;; G = σ(w0 − κ(θ_j − b̃_i)), e^−y = ea[j] · eb[i], as in "option"
             (local.set $bt (f64.load (i32.add (local.get $pBt) (i32.shl (local.get $i) (i32.const 3)))))
             (local.set $G (f64.div (f64.const 1) (f64.add (f64.const 1)
-              (f64.mul
-                (f64.load (i32.add (local.get $pEa) (i32.shl (local.get $j) (i32.const 3))))
-                (f64.load (i32.add (local.get $pEb) (i32.shl (local.get $i) (i32.const 3))))))))))
+              (if (result f64) (local.get $direct)
+                (then (call $expNeg (f64.add (f64.load (i32.add (local.get $pEa) (i32.shl (local.get $j) (i32.const 3))))
+                  (f64.load (i32.add (local.get $pEb) (i32.shl (local.get $i) (i32.const 3)))))))
+                (else (f64.mul (f64.load (i32.add (local.get $pEa) (i32.shl (local.get $j) (i32.const 3))))
+                  (f64.load (i32.add (local.get $pEb) (i32.shl (local.get $i) (i32.const 3))))))))))))
         (local.set $thetaV (v128.load32_splat (i32.add (local.get $pNat32)
           (i32.shl (i32.add (local.get $oTheta) (local.get $j)) (i32.const 2)))))
         (if (local.get $sharp)
@@ -861,9 +878,11 @@
                 (local.set $theta2 (f64.load (i32.add (local.get $pNat)
                   (i32.shl (i32.add (local.get $oTheta) (local.get $j2)) (i32.const 3)))))
                 (local.set $G2 (f64.div (f64.const 1) (f64.add (f64.const 1)
-                  (f64.mul
-                    (f64.load (i32.add (local.get $pEa) (i32.shl (local.get $j2) (i32.const 3))))
-                    (f64.load (i32.add (local.get $pEb) (i32.shl (local.get $i) (i32.const 3))))))))))
+                  (if (result f64) (local.get $direct)
+                    (then (call $expNeg (f64.add (f64.load (i32.add (local.get $pEa) (i32.shl (local.get $j2) (i32.const 3))))
+                      (f64.load (i32.add (local.get $pEb) (i32.shl (local.get $i) (i32.const 3)))))))
+                    (else (f64.mul (f64.load (i32.add (local.get $pEa) (i32.shl (local.get $j2) (i32.const 3))))
+                      (f64.load (i32.add (local.get $pEb) (i32.shl (local.get $i) (i32.const 3))))))))))))
             (local.set $thetaV2 (v128.load32_splat (i32.add (local.get $pNat32)
               (i32.shl (i32.add (local.get $oTheta) (local.get $j2)) (i32.const 2)))))
             (if (local.get $sharp)
