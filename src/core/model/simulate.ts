@@ -29,7 +29,7 @@ export type SimulatedGate = keyof typeof SIMULATED_GATES;
 
 /** A gate's name from a command line: `open` or `shut`. */
 export function simulatedGate(name: string, option: string): SimulatedGate {
-  if (name in SIMULATED_GATES) return name as SimulatedGate;
+  if (Object.hasOwn(SIMULATED_GATES, name)) return name as SimulatedGate;
   throw new Error(`${option}: expected open or shut, got "${name}"`);
 }
 

@@ -211,8 +211,13 @@ function wasmNominalEvaluate(
     const h = (hi - lo) / 2;
     const m = (lo + hi) / 2;
     if (!(h <= GATE_LIMIT)) return DIRECT_GATE;
-    for (const i of items) if (Number.isNaN(gateFactor(eb[i] + m, h))) return DIRECT_GATE;
-    for (const i of items) eb[i] = gateFactor(eb[i] + m, h);
+    for (const i of items) {
+      eb[i] = gateFactor(kappa * bt[i] + m, h);
+      if (Number.isNaN(eb[i])) {
+        for (const i2 of items) eb[i2] = kappa * bt[i2];
+        return DIRECT_GATE;
+      }
+    }
     for (let j = 0; j < J; j++) ea[j] = Math.exp(-(ea[j] - m));
     return 0;
   };

@@ -107,7 +107,7 @@
         (f64x2.mul (local.get $p0) (local.get $r))
         (f64x2.mul (local.get $e) (v128.const f64x2 1.90821492927058770002e-10 1.90821492927058770002e-10)))))
 
-;; e^−y for one gate argument y, with −y clamped to 709 (e^709 ≈ 8.2e307: then
+  ;; e^−y for one gate argument y, with −y clamped to 709 (e^709 ≈ 8.2e307: then
   ;; G = 1/(1 + e^−y) is below 1.3e-308 where Math.exp(−y) gives at most that or 0).
   ;; For "direct" gates (flag bit 3): the caller passes α_j and β_i themselves in
   ;; ea and eb, where their factors e^−α_j · e^−β_i could not be formed.
