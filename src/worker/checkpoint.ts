@@ -102,6 +102,8 @@ export interface RecoveringFitOptions {
   /** What the fallback chain is decided on (probed only if a device is lost). */
   probe?: () => Promise<EngineEnvironment>;
   cadence?: Cadence;
+  /** Awaited as the fit's L-BFGS phase starts (FitOptions.beforeLbfgs; a test hook). */
+  beforeLbfgs?: () => Promise<void>;
 }
 
 /**
@@ -142,6 +144,7 @@ export async function fitWithRecovery(
         onProgress: o.onProgress,
         onCheckpoint,
         start,
+        beforeLbfgs: o.beforeLbfgs,
       });
       json.notes.push(...notes);
       return json;

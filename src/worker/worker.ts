@@ -10,6 +10,7 @@ import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
 import type { CheckpointSaved, DeviceLoss, ResumeFrom } from '../boundary/checkpoint';
 import { CheckpointWriter, dropCheckpoint } from './checkpointStore';
 import { armDeviceLoss, fitWithRecovery } from './checkpoint';
+import { armLbfgsStall, takeLbfgsStall } from './stall';
 import { createBankApi } from './bank';
 import { readSources, release } from './sources';
 import { deriveInWorker } from './derive';
@@ -141,10 +142,19 @@ const api = {
       if (!dataset) throw new Error('No data is loaded: load a data set before fitting.');
       const engine = await pickEngine(settings.engine);
       const report = throttle((p: FitProgress) => void onProgress(p), FIT_PROGRESS_MS);
+      let last: FitProgress | null = null;
       const fit = await fitWithRecovery(dataset, settings, {
         signal: ac.signal,
         engine,
-        onProgress: (p) => report.push(p),
+        onProgress: (p) => report.push((last = p)),
+        beforeLbfgs: takeLbfgsStall(
+          ac.signal,
+          () => last,
+          (p) => {
+            report.push(p);
+            report.flush();
+          },
+        ),
         resume,
         onCheckpoint: writer && ((c) => writer.push(c)),
         onDeviceLoss: onDeviceLoss && ((d) => void onDeviceLoss(d)),
@@ -205,10 +215,12 @@ const api = {
    * Fails on purpose so tests can exercise recovery: 'crash' throws outside any
    * call (the Worker fires 'error'); 'oom' does so with a real failed allocation;
    * 'hang' blocks this thread for good; 'device-lost' makes the next WebGPU fit
-   * lose its device after its first checkpoint.
+   * lose its device after its first checkpoint; 'stall-lbfgs' holds the next
+   * fit at the start of its final L-BFGS phase until it is cancelled.
    */
-  simulateFailure(kind: 'crash' | 'hang' | 'oom' | 'device-lost'): void {
+  simulateFailure(kind: 'crash' | 'hang' | 'oom' | 'device-lost' | 'stall-lbfgs'): void {
     if (kind === 'device-lost') armDeviceLoss();
+    else if (kind === 'stall-lbfgs') armLbfgsStall();
     else if (kind === 'crash')
       setTimeout(() => {
         throw new Error('simulated crash');

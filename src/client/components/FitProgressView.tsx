@@ -5,12 +5,13 @@ import { useThrottled } from '../useThrottled';
 import type { RunningFit } from '../state';
 import { Chart } from './Chart';
 
-/** One line on where a running fit is: its phase (when not the main fit), step, objective, time. */
+/** One line on where a running fit is: its phase (when not the main fit), step, objective, time, optimiser. */
 export function progressLine(running: RunningFit): string {
   const p = running.progress;
   if (!p) return `starting ${running.settings.model}…`;
   const phase = p.phase ? `${p.phase}: ` : '';
-  return `${phase}step ${p.step} of at most ${p.maxSteps} · objective ${p.objective.toFixed(3)} · ${fmtSeconds(p.elapsedMs / 1000)}`;
+  const by = p.optimiser ? ` · ${p.optimiser}` : '';
+  return `${phase}step ${p.step} of at most ${p.maxSteps} · objective ${p.objective.toFixed(3)} · ${fmtSeconds(p.elapsedMs / 1000)}${by}`;
 }
 
 const CURVE_EVERY_MS = 1000;

@@ -33,6 +33,11 @@ export interface FastOptions {
   signal?: AbortSignal;
   onStep?: (s: OptimStep) => void;
   curvature?: LbfgsOptions['curvature'];
+  /**
+   * Awaited once, as L-BFGS is about to start (after the warm-up). A test hook
+   * (the worker's 'stall-lbfgs' fault) holds a fit here until it is cancelled.
+   */
+  beforeLbfgs?: () => Promise<void>;
 }
 
 /**
@@ -67,6 +72,7 @@ export async function fastFit(
     steps = warm;
     passes = w.passes;
   }
+  await o.beforeLbfgs?.();
   const l = await lbfgs(f, x, {
     maxSteps: Math.max(1, s.steps - steps),
     tol: o.loose ? Math.max(s.tol, 1e-7) : s.tol,

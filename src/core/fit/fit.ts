@@ -44,6 +44,8 @@ export interface FitOptions {
    * to keep it), so a caller can checkpoint a long fit and resume it with `start`.
    */
   onCheckpoint?: (c: FitCheckpoint) => void;
+  /** Awaited as the final fit's L-BFGS phase starts (FastOptions.beforeLbfgs; a test hook). */
+  beforeLbfgs?: () => Promise<void>;
   /** The prior-strength search's cell cap (strength.ts SEARCH_MAX_CELLS); for tests and benches. */
   searchMaxCells?: number;
 }
@@ -116,6 +118,7 @@ export async function fitDatasetFull(
           objective: s.value,
           elapsedMs: now - t0,
           maxSteps,
+          optimiser: s.optimiser,
         });
       }
     };
@@ -130,6 +133,7 @@ export async function fitDatasetFull(
         elapsedMs: now - t0,
         maxSteps,
         phase,
+        optimiser: st.optimiser,
       });
     };
     const f = (x: Float64Array, g: Float64Array, coarse?: boolean) => obj.f(x, g, coarse);
@@ -180,6 +184,7 @@ export async function fitDatasetFull(
         coarse: mixed,
         signal: opts.signal,
         onStep,
+        beforeLbfgs: opts.beforeLbfgs,
         curvature: blockCurvature(posed, f, {
           kind: settings.curvature,
           onPass: (done, of) =>

@@ -18,6 +18,8 @@ export interface OptimStep {
   value: number;
   /** The current iterate: the optimiser's live vector, so copy it to keep it. */
   x?: Float64Array;
+  /** Which optimiser took the step (shown in a fit's progress line). */
+  optimiser?: 'Adam' | 'L-BFGS';
 }
 
 export interface OptimOptions {
@@ -120,7 +122,7 @@ export async function adam(f: Objective, x0: Float64Array, o: AdamOptions): Prom
       v[q] = o.beta2 * v[q] + (1 - o.beta2) * g[q] * g[q];
       x[q] -= (o.lr * (m[q] / c1)) / (Math.sqrt(v[q] / c2) + o.eps);
     }
-    o.onStep?.({ step: t, passes: t, value, x });
+    o.onStep?.({ step: t, passes: t, value, x, optimiser: 'Adam' });
     await checkpoint(o.signal);
   }
   // The reported value is at the final parameters, not one step behind.
@@ -483,7 +485,7 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
     x.set(xn);
     [g, gn] = [gn, g];
     fx = fn;
-    o.onStep?.({ step, passes, value: fx, x });
+    o.onStep?.({ step, passes, value: fx, x, optimiser: 'L-BFGS' });
     calm = rel < o.tol ? calm + 1 : 0;
     norm = gradNorms(g, o.precond).scaled;
     if (coarse && (calm >= 3 || norm <= o.gtol)) await refine();

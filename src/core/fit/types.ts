@@ -96,6 +96,8 @@ export interface FitProgress {
   maxSteps: number;
   /** What the fit is doing now, when it is not the main fit ('choosing prior strength'). */
   phase?: string;
+  /** The optimiser taking the steps ('Adam' warm-up, then 'L-BFGS'), when known. */
+  optimiser?: 'Adam' | 'L-BFGS';
 }
 
 export interface LlmResult {
