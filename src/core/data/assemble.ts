@@ -149,7 +149,9 @@ export function assembleDataset(b: DatasetBuilder, maxBytes = DEFAULT_MAX_DENSE_
       message: `${unused.length} items in the items file have no data and were left out (first: ${quoted(unused[0])})`,
     });
   const hasText = b.itemText.some((x) => x !== null);
-  return {
+  // A sample keeps every LLM (the same LLMs whatever the sample), even one left without cells.
+  const keepAll = (ds: Dataset) => (b.sampler ? ds : dropEmptyLlms(ds));
+  return keepAll({
     J,
     I,
     Kmax,
@@ -165,6 +167,49 @@ export function assembleDataset(b: DatasetBuilder, maxBytes = DEFAULT_MAX_DENSE_
     ...(b.itemSubtask.some((x) => x !== '') ? { subtasks: b.itemSubtask.slice() } : {}),
     sources: b.sources.slice(),
     warnings,
+    skipped: b.skipped.map((w) => ({
+      file: w.file,
+      ...(w.line ? { line: w.line } : {}),
+      reason: w.message,
+    })),
+  });
+}
+
+/**
+ * Leaves out LLMs with no observed cell (a model whose files were all skipped),
+ * with a note: an LLM without data would still get a θ and enter θ's
+ * standardisation.
+ */
+export function dropEmptyLlms(ds: Dataset): Dataset {
+  const { I, Kmax } = ds;
+  const keep: number[] = [];
+  for (let j = 0; j < ds.J; j++)
+    if (ds.observed.subarray(j * I, (j + 1) * I).some((o) => o === 1)) keep.push(j);
+  if (keep.length === ds.J) return ds;
+  const kept = new Set(keep);
+  const dropped = ds.llmIds.filter((_, j) => !kept.has(j));
+  const pick = <T extends Float32Array | Uint8Array>(a: T, per: number, out: T): T => {
+    keep.forEach((j, n) => out.set(a.subarray(j * per, (j + 1) * per), n * per));
+    return out;
+  };
+  return {
+    ...ds,
+    J: keep.length,
+    llmIds: keep.map((j) => ds.llmIds[j]),
+    obs: pick(ds.obs, I * Kmax, new Float32Array(keep.length * I * Kmax)),
+    observed: pick(ds.observed, I, new Uint8Array(keep.length * I)),
+    leakage: pick(ds.leakage, I, new Float32Array(keep.length * I)),
+    warnings: [
+      ...ds.warnings,
+      {
+        file: '(load)',
+        code: 'other',
+        count: dropped.length,
+        message:
+          `${dropped.length} LLM${dropped.length > 1 ? 's' : ''} with no observed cell left out ` +
+          `(${dropped.map((m) => quoted(m)).join(', ')}): every file of ${dropped.length > 1 ? 'these models' : 'this model'} was skipped or empty`,
+      },
+    ],
   };
 }
 

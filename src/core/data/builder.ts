@@ -42,6 +42,21 @@ interface Tally {
   message: (count: number) => string;
 }
 
+/**
+ * Two files disagree about an item (key, option count): not one file's fault,
+ * so the loader never skips a file for it.
+ */
+export class ConflictError extends DataError {}
+
+/** Sizes at a point in the load, to undo one failed file (`mark`, `rollback`). */
+export interface BuilderMark {
+  llms: number;
+  items: number;
+  blocks: number;
+  sources: number;
+  notes: number;
+}
+
 /** Collects everything the parsers read; `assembleDataset` turns it into a Dataset. */
 export class DatasetBuilder {
   readonly llmIds: string[] = [];
@@ -66,6 +81,7 @@ export class DatasetBuilder {
   private readonly nAt: Where[] = [];
   private readonly tallies = new Map<string, Tally>();
   private readonly notes: LoadWarning[] = [];
+  private readonly skipErrors = new Map<LoadWarning, DataError | undefined>();
 
   /** Merges an items file; an item in two items files must agree. */
   addItems(table: ItemsTable, source: SourceInfo): void {
@@ -73,7 +89,7 @@ export class DatasetBuilder {
       const old = this.items.get(id);
       if (!old) this.items.set(id, rec);
       else if (old.key !== rec.key || old.nOptions !== rec.nOptions)
-        throw new DataError(
+        throw new ConflictError(
           `item ${quoted(id)} has key ${OPTION_LABELS[rec.key]}, n_options ${rec.nOptions} here but key ` +
             `${OPTION_LABELS[old.key]}, n_options ${old.nOptions} at ${place(old.at, rec.at.file)}`,
           rec.at.file,
@@ -128,7 +144,7 @@ export class DatasetBuilder {
       this.keyAt[i] = at;
     } else if (old !== key) {
       const was = this.keyAt[i];
-      throw new DataError(
+      throw new ConflictError(
         `key ${OPTION_LABELS[key]} for item ${quoted(this.itemIds[i])} disagrees with key ` +
           `${OPTION_LABELS[old]} at ${place(was, at.file)}`,
         at.file,
@@ -147,7 +163,7 @@ export class DatasetBuilder {
       this.nAt[i] = at;
     } else if (old !== n) {
       const was = this.nAt[i];
-      throw new DataError(
+      throw new ConflictError(
         `n_options ${n} for item ${quoted(this.itemIds[i])} disagrees with n_options ${old} at ` +
           place(was, at.file),
         at.file,
@@ -178,10 +194,42 @@ export class DatasetBuilder {
     if (this.itemSubtask[i] === '') this.itemSubtask[i] = name;
   }
 
-  /** Records a file skipped as a whole; it is also a warning. */
-  skip(w: LoadWarning): void {
+  /** Records a file skipped as a whole, with the error that skipped it if any; it is also a warning. */
+  skip(w: LoadWarning, error?: DataError): void {
     this.skipped.push(w);
+    this.skipErrors.set(w, error);
     this.notes.push(w);
+  }
+
+  /** The error for skipped file n: the one that skipped it, or one made from its note. */
+  skipError(n: number): DataError {
+    const w = this.skipped[n];
+    return this.skipErrors.get(w) ?? new DataError(w.message, w.file, w.line);
+  }
+
+  /** The sizes now, before reading one file. */
+  mark(): BuilderMark {
+    return {
+      llms: this.llmIds.length,
+      items: this.itemIds.length,
+      blocks: this.blocks.length,
+      sources: this.sources.length,
+      notes: this.notes.length,
+    };
+  }
+
+  /** Forgets what `file` added since `m`: its LLMs, items, blocks, notes and tallies. */
+  rollback(m: BuilderMark, file: string): void {
+    for (const id of this.llmIds.splice(m.llms)) this.llmIndex.delete(id);
+    for (const id of this.itemIds.splice(m.items)) this.itemIndex.delete(id);
+    for (const a of [this.itemKey, this.itemN, this.itemBench, this.itemText, this.itemSubtask])
+      a.length = m.items;
+    this.keyAt.length = m.items;
+    this.nAt.length = m.items;
+    this.blocks.length = m.blocks;
+    this.sources.length = m.sources;
+    this.notes.length = m.notes;
+    for (const [id, t] of this.tallies) if (t.file === file) this.tallies.delete(id);
   }
 
   /** Adds a parsed data file. */

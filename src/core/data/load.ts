@@ -4,7 +4,7 @@
  * Works in a browser, a worker and Node; `node.ts` adds reading from disk.
  */
 import { assembleDataset } from './assemble.ts';
-import { DatasetBuilder } from './builder.ts';
+import { ConflictError, DatasetBuilder } from './builder.ts';
 import type { ChunkParser, StreamOptions } from './csv.ts';
 import { decodeChunks } from './decode.ts';
 import { isDocFormat, readDocument } from './docs.ts';
@@ -51,6 +51,11 @@ export interface LoadOptions {
    * take more bytes than this (default `DEFAULT_MAX_DENSE_BYTES`, 8 GiB).
    */
   maxDenseBytes?: number;
+  /**
+   * Fail on the first file that cannot be used, instead of skipping it with its
+   * reason (listed in `Dataset.skipped`).
+   */
+  strict?: boolean;
   /** Characters (text) or bytes (blobs, disk) per chunk; default 4 MiB. */
   chunkSize?: number;
   signal?: AbortSignal;
@@ -160,41 +165,114 @@ export async function loadSources(sources: ByteSource[], opts: LoadOptions = {})
   let bytesBefore = 0;
   let rowsBefore = 0;
   for (const f of files) {
-    const src = f.src;
     const stream: StreamOptions = {
       signal: opts.signal,
       onProgress: (bytes, rows) =>
-        opts.onProgress?.(bytesBefore + bytes, rowsBefore + rows, { file: src.name, totalBytes }),
+        opts.onProgress?.(bytesBefore + Math.min(bytes, f.src.size), rowsBefore + rows, {
+          file: f.src.name,
+          totalBytes,
+        }),
     };
-    if (isDocFormat(f.format)) {
-      rowsBefore += await readDocument({ ...f, format: f.format }, builder, stream);
-      bytesBefore += src.size;
-      continue;
-    }
-    const parser = makeParser(f, builder, opts, stream, results);
-    for await (const c of decodeChunks(f.bytes())) {
-      if (c.text || c.bytes) parser.push(c.text, c.bytes);
-      if (c.invalid)
-        builder.warn({
-          file: src.name,
-          line: c.invalid.line,
-          code: 'other',
-          count: c.invalid.count,
-          message:
-            `${c.invalid.count} invalid UTF-8 byte sequences were replaced by U+FFFD ` +
-            '(is the file in a legacy encoding? save it as UTF-8)',
-        });
-    }
-    parser.finish();
-    bytesBefore += src.size;
-    rowsBefore += parser.rows;
+    rowsBefore += await readIsolated(f, builder, opts, stream, results);
+    bytesBefore += f.src.size;
   }
   opts.signal?.throwIfAborted();
   if (builder.sampler) {
     const data = files.find((f) => f.format !== 'items') ?? files[0];
-    builder.warn(sampleWarning(builder.sampler, data.src.name));
+    if (data) builder.warn(sampleWarning(builder.sampler, data.src.name));
   }
+  refuseSkipped(builder, opts.strict === true);
   return assembleDataset(builder, opts.maxDenseBytes);
+}
+
+/**
+ * Reads one file; a file that cannot be used (a DataError of its own, or a
+ * reader's whole-file skip) is undone and listed in `builder.skipped` with its
+ * reason. Disagreements between files (ConflictError), a bad items file and
+ * aborts still throw.
+ * Returns the rows read.
+ */
+async function readIsolated(
+  f: PlannedFile,
+  builder: DatasetBuilder,
+  opts: LoadOptions,
+  stream: StreamOptions,
+  results: Map<string, HarnessResults>,
+): Promise<number> {
+  const mark = builder.mark();
+  const skippedBefore = builder.skipped.length;
+  try {
+    const rows = await readOne(f, builder, opts, stream, results);
+    if (builder.skipped.length > skippedBefore) {
+      const own = builder.skipped.slice(skippedBefore);
+      builder.rollback(mark, f.src.name);
+      own.forEach((w) => builder.warn(w));
+    }
+    return rows;
+  } catch (e) {
+    // An items file is not skipped: the data files' keys and texts depend on it.
+    if (!(e instanceof DataError) || e instanceof ConflictError || f.format === 'items') throw e;
+    opts.signal?.throwIfAborted();
+    builder.rollback(mark, f.src.name);
+    builder.skipped.length = skippedBefore;
+    builder.skip({ file: f.src.name, line: e.line, code: 'other', message: e.reason }, e);
+    return 0;
+  }
+}
+
+/** Streams or reads one planned file into the builder; returns its rows. */
+async function readOne(
+  f: PlannedFile,
+  builder: DatasetBuilder,
+  opts: LoadOptions,
+  stream: StreamOptions,
+  results: Map<string, HarnessResults>,
+): Promise<number> {
+  const src = f.src;
+  if (isDocFormat(f.format)) return readDocument({ ...f, format: f.format }, builder, stream);
+  const parser = makeParser(f, builder, opts, stream, results);
+  for await (const c of decodeChunks(f.bytes())) {
+    if (c.text || c.bytes) parser.push(c.text, c.bytes);
+    if (c.invalid)
+      builder.warn({
+        file: src.name,
+        line: c.invalid.line,
+        code: 'other',
+        count: c.invalid.count,
+        message:
+          `${c.invalid.count} invalid UTF-8 byte sequences were replaced by U+FFFD ` +
+          '(is the file in a legacy encoding? save it as UTF-8)',
+      });
+  }
+  parser.finish();
+  return parser.rows;
+}
+
+/**
+ * Throws when skipped files must stop the load: in strict mode, naming the first;
+ * when no data file is left, the one file's own error, or every file with why.
+ */
+function refuseSkipped(builder: DatasetBuilder, strict: boolean): void {
+  const skipped = builder.skipped;
+  if (skipped.length === 0) return;
+  const first = skipped[0];
+  if (strict)
+    throw new DataError(
+      `strict mode: ${skipped.length} file${skipped.length > 1 ? 's' : ''} could not be used; ` +
+        `the first: ${first.message}`,
+      first.file,
+      first.line,
+      undefined,
+      'every file usable, or strict mode off (the CLI without --strict) to skip such files',
+    );
+  if (builder.blocks.length > 0) return;
+  if (skipped.length === 1) throw builder.skipError(0);
+  const e = new DataError('no usable data file', first.file);
+  // The list is the message: DataError would cut it at 400 characters.
+  e.message =
+    `no usable data file: ${skipped.length} files gave nothing:\n` +
+    skipped.map((w) => `  ${w.file}${w.line ? ` line ${w.line}` : ''}: ${w.message}`).join('\n');
+  throw e;
 }
 
 function makeParser(

@@ -2,8 +2,9 @@
  * Before any parsing: what each source is (sniffed bytes, then its text or
  * container format), which model it belongs to, and which harness runs to read.
  * Gzip sources are decompressed here; results files are read for model names
- * and subtask groups; older harness runs and unrecognised files found by a
- * folder walk are dropped with a note.
+ * and subtask groups; older harness runs are dropped with a note, and files
+ * that cannot be read (unrecognised, damaged, a Git LFS pointer) are skipped
+ * with their reason in `builder.skipped`.
  */
 import type { DatasetBuilder } from './builder.ts';
 import { detectFormat, detectJsonDoc, type DocFormat, type FileFormat } from './detect.ts';
@@ -98,17 +99,17 @@ export async function planSources(
     try {
       f = await classify(src);
     } catch (e) {
-      // A walked folder's stray file may be skipped, but never a harness log:
-      // a damaged one is an error that names it.
-      const log = /\.jsonl(\.gz)?$/i.test(src.name);
-      if (!(src.optional && !log && e instanceof DataError)) throw e;
-      f = null;
+      // A file that cannot be read is skipped with its reason (strict mode, in
+      // load.ts, turns that into an error); the other files still load.
+      if (!(e instanceof DataError)) throw e;
+      builder.skip({ file: src.name, line: e.line, code: 'other', message: e.reason }, e);
+      continue;
     }
     if (!f) {
-      builder.warn({
+      builder.skip({
         file: src.name,
         code: 'other',
-        message: 'not a format the workbench reads; skipped',
+        message: 'not a format the workbench reads',
       });
       continue;
     }
@@ -119,7 +120,14 @@ export async function planSources(
     const r = readHarnessResults(src.name, await readText(f.bytes()));
     const folder = folderOf(src.name);
     const old = results.get(folder);
-    if (!r) throw new DataError('not a valid harness results JSON file', src.name);
+    if (!r) {
+      builder.skip({
+        file: src.name,
+        code: 'other',
+        message: 'not a valid harness results JSON file',
+      });
+      continue;
+    }
     if (!old) results.set(folder, r);
     else {
       for (const [k, v] of r.parents) old.parents.set(k, v);

@@ -22,8 +22,18 @@ const KNOWN: [number[], string][] = [
   [[0xfd, 0x37, 0x7a, 0x58, 0x5a], 'xz-compressed data (decompress it first)'],
 ];
 
+/** The first line of a Git LFS pointer file (https://git-lfs.com/spec/v1). */
+const LFS_POINTER = [...new TextEncoder().encode('version https://git-lfs.github.com/spec/v1')];
+
+/** ' to a file of N bytes' from a pointer's `size` line, or ''. */
+function lfsSize(head: Uint8Array): string {
+  const size = /^size (\d+)$/m.exec(new TextDecoder().decode(head.subarray(0, 512)))?.[1];
+  return size ? ` to a file of ${Number(size).toLocaleString('en-US')} bytes` : '';
+}
+
 /**
- * Classifies a file by its head bytes. Text is UTF-8 (or UTF-16 with a BOM,
+ * Classifies a file by its head bytes. A Git LFS pointer (a clone without
+ * `git lfs pull`) is refused as one, whatever its name. Text is UTF-8 (or UTF-16 with a BOM,
  * which is refused with advice) without NUL bytes, and with few control
  * characters other than tab, CR and LF.
  */
@@ -40,6 +50,14 @@ export function sniffBytes(file: string, head: Uint8Array): ByteKind {
       'a UTF-8 text file (CSV, JSON or JSONL), a .gz of one, Parquet or an Inspect .eval log',
     );
   for (const [magic, what] of KNOWN) if (starts(head, magic)) throw notText(what);
+  if (starts(head, LFS_POINTER))
+    throw new DataError(
+      `this is a Git LFS pointer${lfsSize(head)}, not the file's content; fetch the file (git lfs pull)`,
+      file,
+      1,
+      undefined,
+      'the file itself, not its pointer',
+    );
   if (starts(head, [0xff, 0xfe]) || starts(head, [0xfe, 0xff]))
     throw notText('UTF-16 text (save it as UTF-8)');
   let control = 0;

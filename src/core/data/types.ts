@@ -42,6 +42,25 @@ export interface Dataset {
   sources: SourceInfo[];
   /** Non-fatal findings: renormalisation beyond 1%, options with no mass, etc. */
   warnings: LoadWarning[];
+  /** Files that gave nothing, each with why (absent in old sessions). */
+  skipped?: SkippedFile[];
+}
+
+/** A file left out of the data set as a whole, and why. */
+export interface SkippedFile {
+  file: string;
+  line?: number;
+  /** Why, without the file name: files are grouped by this text. */
+  reason: string;
+}
+
+/** How a reader's correctness (argmax = key) agreed with the producer's own per-record score. */
+export interface ProducerCheck {
+  producer: string;
+  metric: string;
+  agree: number;
+  total: number;
+  ties: number;
 }
 
 export interface ItemText {
@@ -69,6 +88,8 @@ export interface SourceInfo {
   /** Why valueKind was chosen ('column prefix p_', 'override', 'all values <= 0', ...). */
   valueKindReason?: string;
   rows: number;
+  /** The key check against the producer's own score, where the file carries one. */
+  producerCheck?: ProducerCheck;
 }
 
 export interface LoadWarning {
@@ -91,7 +112,10 @@ export class DataError extends Error {
   ) {
     super(formatDataError(message, file, line, column, expected));
     this.name = 'DataError';
+    this.reason = formatDataError(message, '', undefined, column, expected).replace(/^: /, '');
   }
+  /** The message without the file and line ('column x: what (expected y)'). */
+  readonly reason: string;
 }
 
 function formatDataError(
