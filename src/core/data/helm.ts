@@ -12,12 +12,20 @@
  *   k's value is the first token's `top_logprobs` entry for letter k (via
  *   `output_mapping`), missing when not listed.
  *
+ * The key check (joint adapter): HELM's `exact_match` scores the letter the
+ * model wrote (`completions[0].text`, mapped through `output_mapping`) against
+ * the reference tagged `correct`; argmax = key must agree with that on every
+ * instance but ties, or the file is refused. HELM from v0.5.0 (February 2024) keeps no
+ * `top_logprobs` per token, so a joint run from it has no per-option values and
+ * is refused as such.
+ *
  * Only the first train trial is read. The model is `adapter_spec.model`; the
  * benchmark is the run name up to ':' (mmlu:subject=anatomy,... → mmlu) and the
  * subtask its `subject=` value.
  */
 import type { DatasetBuilder } from './builder.ts';
 import { isRec, type Rec } from './harnessDoc.ts';
+import { ProducerTally } from './producerCheck.ts';
 import { RecordSink } from './records.ts';
 import { DataError } from './types.ts';
 
@@ -63,7 +71,10 @@ export function readHelm(file: string, doc: Rec, builder: DatasetBuilder): numbe
     );
   const { benchmark, subtask } = runNames(file);
   const states = arr(doc.request_states);
-  const byInstance = new Map<string, { inst: Rec; values: number[]; first: number }>();
+  const byInstance = new Map<
+    string,
+    { inst: Rec; values: number[]; first: number; said?: string; mapping?: Rec }
+  >();
   states.forEach((st, n) => {
     const r = n + 1;
     if (!isRec(st) || !isRec(st.instance)) throw sink.error(r, 'request_states', 'no instance');
@@ -80,7 +91,15 @@ export function readHelm(file: string, doc: Rec, builder: DatasetBuilder): numbe
       const mapping = isRec(st.output_mapping) ? st.output_mapping : {};
       const top = isRec(arr(comp.tokens)[0]) ? (arr(comp.tokens)[0] as Rec).top_logprobs : null;
       if (!isRec(top))
-        throw sink.error(r, 'result.completions[0].tokens[0].top_logprobs', 'missing');
+        throw sink.error(
+          r,
+          'result.completions[0].tokens[0].top_logprobs',
+          'no top_logprobs: this HELM output keeps only the log-probability of the letter the ' +
+            'model wrote, so there is no value per option (HELM writes no top_logprobs from v0.5.0, February 2024)',
+          'a joint-adapter run with top_logprobs per token, or a multiple_choice_separate_* run',
+        );
+      entry.said = String(comp.text ?? '').trim();
+      entry.mapping = mapping;
       const letters = Object.keys(mapping);
       refs.forEach((ref, k) => {
         const text = isRec(ref.output) ? String(ref.output.text ?? '') : '';
@@ -105,11 +124,17 @@ export function readHelm(file: string, doc: Rec, builder: DatasetBuilder): numbe
       entry.values[k] = lp;
     }
   });
-  for (const [id, { inst, values, first }] of byInstance) {
+  const tally = new ProducerTally('HELM', 'exact_match');
+  for (const [id, { inst, values, first, said, mapping }] of byInstance) {
     const refs = arr(inst.references).filter(isRec);
     const key = refs.findIndex((ref) => arr(ref.tags).includes('correct'));
     const input = isRec(inst.input) ? String(inst.input.text ?? '') : '';
     const options = refs.map((ref) => (isRec(ref.output) ? String(ref.output.text ?? '') : ''));
+    if (said !== undefined && mapping && key >= 0) {
+      const exact = mapping[said] !== undefined && String(mapping[said]) === options[key];
+      const ranked = values.map((v) => (Number.isNaN(v) ? -Infinity : v));
+      tally.add(ranked, values.length, key, exact ? 1 : 0, first);
+    }
     sink.add(
       {
         model,
@@ -126,12 +151,15 @@ export function readHelm(file: string, doc: Rec, builder: DatasetBuilder): numbe
       'logprob',
     );
   }
+  tally.throwIfDisagreed(file, 'result.completions[0].text');
   sink.finish(
     'logprob',
     joint
       ? 'HELM joint adapter: top_logprobs of each answer letter, softmax'
       : 'HELM separate adapter: log-probabilities of the reference tokens, softmax',
     `${method}, ${byInstance.size} instances`,
+    true,
+    tally.result(),
   );
   return states.length;
 }

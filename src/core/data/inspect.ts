@@ -10,12 +10,17 @@
  * is an option letter; several entries for one letter (" A", "A") are summed in
  * probability. A letter missing from the top k is a missing option. `target` is
  * the key letter, `eval.model` the model; only epoch 1 is read.
+ *
+ * The key check: a sample's `scores.choice.value` is Inspect's own verdict on
+ * the letter the model wrote ("C" correct, "I" incorrect). Argmax = key must
+ * agree with it on every sample but ties; the file is refused otherwise.
  */
 import { Unzip, UnzipInflate, UnzipPassThrough, unzipSync, type UnzipDecoder } from 'fflate';
 import { decompress as zstdDecompress } from 'fzstd';
 import type { DatasetBuilder } from './builder.ts';
 import { isRec, type Rec } from './harnessDoc.ts';
 import { parentBenchmark } from './harnessRuns.ts';
+import { ProducerTally } from './producerCheck.ts';
 import { RecordSink } from './records.ts';
 import { labelIndex } from './values.ts';
 import { DataError, OPTION_LABELS } from './types.ts';
@@ -137,6 +142,18 @@ function letterLogprobs(sample: Rec, n: number): number[] | null {
   return p.map((x) => (x > 0 ? Math.log(x) : NaN));
 }
 
+/** Inspect's `choice` scorer verdict on a sample: 1 correct, 0 incorrect, null when absent. */
+export function choiceScore(sample: Rec): number | null {
+  const scores = isRec(sample.scores) ? sample.scores : {};
+  const v = isRec(scores.choice) ? scores.choice.value : undefined;
+  if (v === 'C' || v === 1 || v === true) return 1;
+  if (v === 'I' || v === 0 || v === false) return 0;
+  return null;
+}
+
+/** Log-probabilities for ranking: a letter outside the top k ranks below every listed one. */
+const ranked = (values: number[]) => values.map((v) => (Number.isNaN(v) ? -Infinity : v));
+
 /** Reads an Inspect log given its header (`eval`) and samples. */
 export function readInspect(
   file: string,
@@ -145,6 +162,7 @@ export function readInspect(
   builder: DatasetBuilder,
 ): number {
   const sink = new RecordSink(file, 'inspect', builder);
+  const tally = new ProducerTally('Inspect', 'choice score');
   const ev = isRec(header.eval) ? header.eval : {};
   const model = typeof ev.model === 'string' ? ev.model : '';
   if (!model) throw new DataError('the log has no eval.model', file, undefined, 'eval.model');
@@ -164,6 +182,8 @@ export function readInspect(
     const target = Array.isArray(s.target) ? s.target[0] : s.target;
     const key = labelIndex(strip(target));
     if (key < 0) throw sink.error(r, 'target', `target ${String(target)} is not an option letter`);
+    const score = choiceScore(s);
+    if (score !== null) tally.add(ranked(values), values.length, key, score, r);
     const id = s.id;
     const item = typeof id === 'string' && id ? id : `${task}/${String(id ?? r)}`;
     const input = typeof s.input === 'string' ? s.input : '';
@@ -183,10 +203,13 @@ export function readInspect(
       'logprob',
     );
   });
+  tally.throwIfDisagreed(file, 'scores.choice');
   sink.finish(
     'logprob',
     'Inspect top_logprobs of the answer letter, softmax over the letters listed',
     `model ${model}`,
+    true,
+    tally.result(),
   );
   return samples.length;
 }

@@ -6,7 +6,14 @@
  */
 import { RowBlock } from './block.ts';
 import type { DatasetBuilder } from './builder.ts';
-import { DataError, MAX_OPTIONS, type SourceInfo, type ValueKind } from './types.ts';
+import { checkNote } from './producerCheck.ts';
+import {
+  DataError,
+  MAX_OPTIONS,
+  type ProducerCheck,
+  type SourceInfo,
+  type ValueKind,
+} from './types.ts';
 
 /** One model's values for one item. */
 export interface OptionRecord {
@@ -85,24 +92,43 @@ export class RecordSink {
     this.rows++;
   }
 
-  /** Hands the block to the builder with a note of what was taken and dropped. */
-  finish(kind: ValueKind, reason: string, took: string, leakageKnown = kind !== 'weight'): void {
+  /**
+   * Hands the block to the builder with a note of what was taken and dropped,
+   * and the key check against the producer's score when there is one. A file
+   * that gave no record throws, saying why each was dropped (the loader skips
+   * the file with that reason).
+   */
+  finish(
+    kind: ValueKind,
+    reason: string,
+    took: string,
+    leakageKnown = kind !== 'weight',
+    check: ProducerCheck | null = null,
+  ): void {
     this.block.setKind(kind, reason, leakageKnown);
     const drops = [...this.dropped].map(([why, n]) => `${n} ${why}`);
+    if (this.rows === 0)
+      throw new DataError(
+        drops.length ? `no usable record: ${drops.join(', ')}` : 'no records',
+        this.file,
+        undefined,
+        undefined,
+        'multiple-choice records with a value per option',
+      );
     this.builder.warn({
       file: this.file,
       code: 'other',
       message: `${this.format}: took ${this.rows} records (${took})${
         drops.length ? `; dropped ${drops.join(', ')}` : ''
-      }`,
+      }${check ? `; ${checkNote(check)}` : ''}`,
     });
-    if (this.rows === 0) return;
     this.builder.addBlock(this.block, {
       file: this.file,
       format: this.format,
       valueKind: kind,
       valueKindReason: reason,
       rows: this.rows,
+      ...(check ? { producerCheck: check } : {}),
     });
   }
 }
