@@ -13,6 +13,7 @@ import type {
   NewDataInfo,
   ScoreResult,
 } from '../boundary/bankProtocol';
+import type { DifReply, DifRequest, PsychTables } from '../boundary/psychProtocol';
 import type { EvalProgressReport, EvalReply, EvalRequest } from '../boundary/evaluateProtocol';
 import type {
   DerivedReply,
@@ -142,6 +143,19 @@ export class WorkerBridge {
       const ref = this.refOf(fit);
       return (ref !== null && (await api.deriveKept(ref))) || api.derive(fit);
     });
+  }
+
+  /** The Psychometrics tab's tables of a fit of the loaded data, computed in the worker. */
+  psych(signal: AbortSignal, fit: FitJson): Promise<PsychTables> {
+    return this.call(signal, async (api) => {
+      const ref = this.refOf(fit);
+      return (ref !== null && (await api.psychKept(ref))) || api.psych(fit);
+    });
+  }
+
+  /** Mantel–Haenszel DIF of the loaded data, computed in the worker. */
+  dif(signal: AbortSignal, req: DifRequest): Promise<DifReply> {
+    return this.call(signal, (api) => api.dif(req));
   }
 
   /**

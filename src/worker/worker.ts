@@ -14,6 +14,7 @@ import { armLbfgsStall, takeLbfgsStall } from './stall';
 import { createBankApi } from './bank';
 import { readSources, release } from './sources';
 import { deriveInWorker } from './derive';
+import { difTable, psychBuffers, psychTables } from './psych';
 import { pickEngine, resolveChoice } from './engines';
 import { keepErrorFields } from '../boundary/errorTransfer';
 import { runEvaluation } from './evaluate';
@@ -26,6 +27,12 @@ import type {
   LoadResult,
   LoadSource,
 } from '../boundary/protocol';
+import {
+  dataMismatch,
+  type DifReply,
+  type DifRequest,
+  type PsychTables,
+} from '../boundary/psychProtocol';
 import { throttle } from '../boundary/throttle';
 import { storeData, storeFit, type StoredFit } from './storeData';
 import { KeptFits } from './keptFits';
@@ -47,6 +54,12 @@ const controllers = new Map<number, AbortController>();
 /** Ids cancelled before their call registered (a cancel can overtake a start). */
 const cancelledEarly = new Set<number>();
 
+/** The data set loaded last; a DataMismatchError when there is none (the page then sends its own). */
+function loaded(): Dataset {
+  if (!dataset) throw dataMismatch('no data set is loaded in the worker');
+  return dataset;
+}
+
 function register(callId: number): AbortController {
   const ac = new AbortController();
   if (cancelledEarly.delete(callId)) ac.abort();
@@ -58,19 +71,38 @@ const api = {
   /**
    * Item statistics and quality flags of `fit` on the data set loaded last,
    * computed here so the main thread never blocks on them (hundreds of ms for
-   * thousands of items). Rejects if the fit is not of this data set.
+   * thousands of items). Rejects with a DataMismatchError if the fit is not of
+   * this data set (or none is loaded).
    */
   async derive(fit: FitJson): Promise<DerivedReply> {
-    if (!dataset) throw new Error('no data set loaded');
-    return deriveInWorker(fit, dataset);
+    return deriveInWorker(fit, loaded());
   },
 
   /** `derive` of a fit made here, by its reference; null when it is no longer kept. */
   async deriveKept(ref: number): Promise<DerivedReply | null> {
     const fit = kept.get(ref);
-    if (!fit) return null;
-    if (!dataset) throw new Error('no data set loaded');
-    return deriveInWorker(fit, dataset);
+    return fit ? deriveInWorker(fit, loaded()) : null;
+  },
+
+  /**
+   * The Psychometrics tab's tables of `fit` (item and LLM fit, reliability,
+   * classical analysis). Rejects with a DataMismatchError as `derive` does.
+   */
+  async psych(fit: FitJson): Promise<PsychTables> {
+    const t = psychTables(fit, loaded());
+    return Comlink.transfer(t, psychBuffers(t));
+  },
+
+  /** `psych` of a fit made here, by its reference; null when it is no longer kept. */
+  async psychKept(ref: number): Promise<PsychTables | null> {
+    const fit = kept.get(ref);
+    const t = fit && psychTables(fit, loaded());
+    return t ? Comlink.transfer(t, psychBuffers(t)) : null;
+  },
+
+  /** Mantel–Haenszel DIF of the loaded data set (DataMismatchError if `req` names other data). */
+  async dif(req: DifRequest): Promise<DifReply> {
+    return difTable(req, loaded());
   },
 
   /**

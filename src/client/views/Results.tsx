@@ -50,9 +50,16 @@ export function Results({
   const [itemPick, setItem] = useState(0);
   const [llm, setLlm] = useState<string | null>(null);
   useCancelEvaluationsWhen(busy);
-  const ready = useDerived(fit, ds);
+  const derived = useDerived(fit, ds);
+  const ready = derived && 'value' in derived ? derived.value : null;
   const flags = useMemo(() => indexFlags(ready?.flags ?? []), [ready]);
   const item = Math.min(Math.max(0, itemPick), fit.items.length - 1);
+  if (derived && 'error' in derived)
+    return (
+      <p role="alert" data-testid="derive-error">
+        Could not compute the item statistics: {derived.error}
+      </p>
+    );
   if (!ready)
     return (
       <p className="muted" role="status" data-testid="deriving">

@@ -1,8 +1,10 @@
 import { useCallback, useMemo, useState } from 'react';
 import { difEffectChart } from '../../../charts/difEffect';
 import type { Dataset } from '../../../core/data/types';
-import { DIF_PAIR_COLUMNS, mantelHaenszel } from '../../../core/psych/dif';
+import { DIF_PAIR_COLUMNS } from '../../../core/psych/dif';
 import { groupsOf, parseGroups } from '../../../core/psych/groups';
+import { getBridge } from '../../bridge';
+import { useWorkerResult } from '../../workerData';
 import { Chart } from '../../components/Chart';
 import { DataTable } from '../../components/DataTable';
 import { columnsOf } from './columns';
@@ -26,18 +28,27 @@ function familyGroups(ids: string[]): Map<string, string> {
 
 /**
  * Mantel–Haenszel DIF between groups of LLMs, from a `model,group` CSV or the
- * model-name families. The likelihood-ratio test is in `llm-nrm dif`.
+ * model-name families, computed in the worker. The likelihood-ratio test is
+ * in `llm-nrm dif`.
  */
 export function DifSection({ ds }: { ds: Dataset }) {
   const [map, setMap] = useState<Map<string, string> | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [source, setSource] = useState('');
-  const result = useMemo(() => {
-    if (!map) return null;
-    const { group, names } = groupsOf(ds.llmIds, map);
-    if (names.length < 2) return { error: 'Fewer than two groups have LLMs in the data.' };
-    return { rows: mantelHaenszel(ds, group, names), names };
-  }, [ds, map]);
+  const split = useMemo(() => (map ? groupsOf(ds.llmIds, map) : null), [ds, map]);
+  const run = useMemo(() => {
+    if (!split || split.names.length < 2) return null;
+    const req = { data: { itemIds: ds.itemIds, llmIds: ds.llmIds }, ...split };
+    return (signal: AbortSignal) => getBridge().dif(signal, req);
+  }, [ds, split]);
+  const mh = useWorkerResult(ds, run);
+  const result = !split
+    ? null
+    : split.names.length < 2
+      ? { error: 'Fewer than two groups have LLMs in the data.' }
+      : mh && 'error' in mh
+        ? { error: mh.error }
+        : mh && { rows: mh.value, names: split.names };
   const onFile = async (file: File | undefined) => {
     if (!file) return;
     try {

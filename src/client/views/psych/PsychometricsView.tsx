@@ -2,29 +2,50 @@ import { useCallback, useMemo } from 'react';
 import { itemFitBubbleChart } from '../../../charts/itemFitBubble';
 import type { Dataset } from '../../../core/data/types';
 import type { FitJson } from '../../../core/fit/types';
-import { CLASSICAL_COLUMNS, classicalAnalysis, DD_COLUMNS } from '../../../core/psych/classical';
-import {
-  FIT_THRESHOLDS,
-  ITEM_FIT_COLUMNS,
-  modelFit,
-  PERSON_FIT_COLUMNS,
-} from '../../../core/psych/itemfit';
-import { RELIABILITY_COLUMNS, reliability } from '../../../core/psych/reliability';
+import { CLASSICAL_COLUMNS, DD_COLUMNS } from '../../../core/psych/classical';
+import { FIT_THRESHOLDS, ITEM_FIT_COLUMNS, PERSON_FIT_COLUMNS } from '../../../core/psych/itemfit';
+import { RELIABILITY_COLUMNS } from '../../../core/psych/reliability';
+import type { PsychTables } from '../../../boundary/psychProtocol';
+import { getBridge } from '../../bridge';
+import { useWorkerResult } from '../../workerData';
 import { Chart } from '../../components/Chart';
 import { DataTable } from '../../components/DataTable';
-import { columnsOf } from './columns';
+import { columnsOf, ddRows } from './columns';
 import { DifSection } from './DifSection';
 
 /**
  * What a psychometrician looks for beside the curves: item and LLM fit,
  * reliability, classical item analysis with the DDplot data, and DIF. Each
  * table has its CSV export. Model comparison needs cross-validated refits and
- * runs in `llm-nrm compare`.
+ * runs in `llm-nrm compare`. The tables are computed in the worker (seconds
+ * for thousands of items); the page only draws them.
  */
 export function PsychometricsView({ fit, ds }: { fit: FitJson; ds: Dataset }) {
-  const mf = useMemo(() => modelFit(fit, ds), [fit, ds]);
-  const rel = useMemo(() => reliability(fit, ds), [fit, ds]);
-  const classical = useMemo(() => classicalAnalysis(ds), [ds]);
+  const run = useCallback((signal: AbortSignal) => getBridge().psych(signal, fit), [fit]);
+  const tables = useWorkerResult(ds, run);
+  if (!tables)
+    return (
+      <p className="muted" role="status" data-testid="psych-computing">
+        Computing the psychometric tables…
+      </p>
+    );
+  if ('error' in tables)
+    return (
+      <p role="alert" data-testid="psych-error">
+        Could not compute the psychometric tables: {tables.error}
+      </p>
+    );
+  return <PsychTablesView tables={tables.value} ds={ds} />;
+}
+
+function PsychTablesView({
+  tables: { modelFit: mf, reliability: rel, classical: ctt },
+  ds,
+}: {
+  tables: PsychTables;
+  ds: Dataset;
+}) {
+  const classical = useMemo(() => ({ ...ctt, dd: ddRows(ctt.dd, ds.itemIds) }), [ctt, ds]);
   const renderFit = useCallback(
     () =>
       itemFitBubbleChart({

@@ -1,3 +1,6 @@
+import { OPTION_LABELS } from '../../../core/data/types';
+import type { DdRow } from '../../../core/psych/classical';
+import type { DdColumns } from '../../../boundary/psychProtocol';
 import type { Column } from '../../components/DataTable';
 
 /** DataTable columns for plain rows: one per key, numeric when the first row's value is a number. */
@@ -18,4 +21,19 @@ export function columnsOf<T extends object>(
       },
     };
   });
+}
+
+/** The DDplot rows of the worker's columns (boundary/psychProtocol's DdColumns). */
+export function ddRows(c: DdColumns, itemIds: readonly string[]): DdRow[] {
+  const rows: DdRow[] = new Array(c.item.length);
+  for (let r = 0; r < rows.length; r++)
+    rows[r] = {
+      item: itemIds[c.item[r]],
+      group: c.group[r],
+      option: OPTION_LABELS[c.option[r]],
+      isKey: c.isKey[r] === 1,
+      share: c.share[r],
+      n: c.n[r],
+    };
+  return rows;
 }
