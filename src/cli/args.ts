@@ -1,7 +1,17 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-/** A user mistake on the command line: printed without a stack trace, exit code 2. */
-export class UsageError extends Error {}
+/**
+ * A user mistake on the command line: printed without a stack trace, exit code
+ * 2; `usage`, when given, is printed before the message.
+ */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly usage?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** node:util parseArgs with errors turned into UsageError. */
 export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
@@ -12,7 +22,9 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(`${(e as Error).message}\n\n${usage}`);
+    const unknown = /^Unknown option '([^']+)'/.exec((e as Error).message)?.[1];
+    const what = unknown ? `unknown flag ${unknown}` : (e as Error).message;
+    throw new UsageError(`${what} (this command's flags are listed above)`, usage);
   }
 }
 

@@ -140,3 +140,57 @@ describe('llm-nrm CLI (bin/llm-nrm.js)', () => {
     expect(c.stderr).toMatch(/--curvature must be one of blocks, counts; got "exact"/);
   });
 });
+
+describe('llm-nrm errors end in one line (issue 26)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'llmnrm-err-'));
+  const one = path.join(dir, 'one.csv');
+  writeFileSync(one, 'model,item,key,A,B\nm1,q1,A,.6,.4\nm1,q2,B,.3,.7\n');
+  const real = path.join(ROOT, 'src/core/data/fixtures/real/inspect');
+  const lastLine = (s: string) => s.trimEnd().split('\n').pop()!;
+  const noTrace = (s: string) => expect(s).not.toMatch(/^\s+at /m);
+
+  it('one model: names --mode paper, exit 2, no stack trace (a trace only with --debug)', () => {
+    const r = run(['fit', one, '--out', path.join(dir, 'f.json')]);
+    expect(r.status).toBe(2);
+    expect(lastLine(r.stderr)).toMatch(/^llm-nrm: only 1 LLM was loaded \('m1'\).*--mode paper$/);
+    noTrace(r.stderr);
+    const d = run(['fit', one, '--out', path.join(dir, 'f.json'), '--debug']);
+    expect(d.stderr).toMatch(/^\s+at /m);
+    expect(lastLine(d.stderr)).toBe(lastLine(r.stderr));
+  });
+
+  it('a bad flag: names it after the usage, exit 2', () => {
+    const r = run(['fit', one, '--bogus']);
+    expect(r.status).toBe(2);
+    expect(lastLine(r.stderr)).toBe(
+      "llm-nrm: unknown flag --bogus (this command's flags are listed above)",
+    );
+    noTrace(r.stderr);
+  });
+
+  it('no usable file: every file with why, then one line; --strict fails on the first', () => {
+    const r = run(['fit', real, '--out', path.join(dir, 'f.json')]);
+    expect(r.status).toBe(1);
+    expect(lastLine(r.stderr)).toBe(
+      'llm-nrm: invalid input: no usable data file: 2 files gave nothing (listed above)',
+    );
+    expect(r.stderr).toMatch(/log_formats\.eval: no usable record: 1 samples without choices/);
+    expect(r.stderr).toMatch(/mmlu-summary-choices\.eval: .*run with --logprobs --top-logprobs/);
+    noTrace(r.stderr);
+    const s = run(['fit', real, one, '--strict', '--out', path.join(dir, 'f.json')]);
+    expect(s.status).toBe(1);
+    expect(lastLine(s.stderr)).toMatch(
+      /^llm-nrm: invalid input: \S+log_formats\.eval: strict mode: 2 files could not be used; the first: no usable record/,
+    );
+  });
+
+  it('skipped files are listed by reason, and the rest loads', () => {
+    const two = path.join(dir, 'two.csv');
+    writeFileSync(two, 'model,item,key,A,B\nm1,q1,A,.6,.4\nm2,q1,A,.3,.7\n');
+    const r = run(['classical', real, two, '--out', path.join(dir, 'c.csv')]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /skipped 2 files that could not be used \(--strict makes this an error\):\n {2}no usable record: 1 samples without choices \(not multiple choice\) \(1\):\n {4}\S+log_formats\.eval\n/,
+    );
+  });
+});

@@ -7,7 +7,7 @@ import type { EngineHandle } from '../core/fit/fit';
 import { fitDataset } from '../core/fit/fit';
 import { DEFAULT_SETTINGS, type FitJson, type FitSettings } from '../core/fit/types';
 import { MODEL_TYPES } from '../core/model/types';
-import { num, oneOf, parse } from './args';
+import { num, oneOf, parse, UsageError } from './args';
 import { FIT_FLAG_OPTIONS, FIT_FLAG_USAGE, fitSettingsFromFlags } from './fitFlags';
 import { loadData, writeOut } from './io';
 
@@ -76,6 +76,12 @@ export async function fitCommand(argv: string[]): Promise<number> {
   const sample = v.sample === undefined ? undefined : num(v.sample, 'sample', 1);
   const ds = await loadData(positionals, v.items, valueKind, sample);
   process.stderr.write(`loaded ${ds.J} LLMs × ${ds.I} items (Kmax ${ds.Kmax})\n`);
+  if (settings.mode === 'default' && ds.J < 2)
+    throw new UsageError(
+      `only ${ds.J} LLM was loaded (${ds.llmIds.map((m) => `'${m}'`).join(', ')}): the default mode ` +
+        "standardises θ over LLMs and needs at least 2; add other models' files, or fit one LLM " +
+        'with --mode paper',
+    );
   const engine = cliEngine(
     settings.engine,
     v.threads === undefined ? undefined : num(v.threads, 'threads', 1),

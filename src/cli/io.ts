@@ -3,11 +3,19 @@ import os from 'node:os';
 import { estimateLoad } from '../core/data/estimate';
 import type { Dataset } from '../core/data/types';
 import { loadDatasetFromPaths } from '../core/data/node';
-import type { ValueKind } from '../core/data/types';
+import { groupSkipped } from '../core/data/summary';
+import type { SkippedFile, ValueKind } from '../core/data/types';
 import type { FitJson } from '../core/fit/types';
 import { UsageError } from './args';
 
-/** Load data files (and an optional items file) the way the app does. */
+/** Settings every command's loading shares, set from the global flags (`--strict`). */
+export const loadSettings = { strict: false };
+
+/**
+ * Load data files (and an optional items file) the way the app does. A file
+ * that cannot be used is skipped and listed with its reason, grouped by reason;
+ * with `--strict` it is an error.
+ */
 export async function loadData(
   paths: string[],
   items?: string,
@@ -20,13 +28,33 @@ export async function loadData(
   const ds = await loadDatasetFromPaths(all, {
     valueKind,
     sample: sample === undefined ? undefined : { fraction: sample, seed: 1 },
+    strict: loadSettings.strict,
   });
-  for (const w of ds.warnings)
+  const skipped = new Set(ds.skipped?.map((s) => s.file));
+  for (const w of ds.warnings) {
+    if (skipped.has(w.file) && ds.skipped?.some((s) => s.reason === w.message)) continue;
     process.stderr.write(`warning: ${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}\n`);
+  }
+  process.stderr.write(skippedReport(ds.skipped ?? []));
   for (const s of ds.sources)
     if (s.valueKind)
       process.stderr.write(`${s.file}: values read as ${s.valueKind} (${s.valueKindReason})\n`);
   return ds;
+}
+
+/** Skipped files grouped by reason, for stderr ('' when none). */
+export function skippedReport(skipped: SkippedFile[]): string {
+  if (skipped.length === 0) return '';
+  const groups = groupSkipped(skipped);
+  const lines = [
+    `skipped ${skipped.length} file${skipped.length > 1 ? 's' : ''} that could not be used ` +
+      '(--strict makes this an error):',
+  ];
+  for (const g of groups) {
+    lines.push(`  ${g.reason} (${g.files.length}):`);
+    for (const f of g.files) lines.push(`    ${f.file}${f.line ? `:${f.line}` : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 export async function readFit(path: string): Promise<FitJson> {

@@ -262,8 +262,6 @@ function refuseSkipped(builder: DatasetBuilder, strict: boolean): void {
         `the first: ${first.message}`,
       first.file,
       first.line,
-      undefined,
-      'every file usable, or strict mode off (the CLI without --strict) to skip such files',
     );
   if (builder.blocks.length > 0) return;
   if (skipped.length === 1) throw builder.skipError(0);

@@ -111,9 +111,6 @@ export class RecordSink {
       throw new DataError(
         drops.length ? `no usable record: ${drops.join(', ')}` : 'no records',
         this.file,
-        undefined,
-        undefined,
-        'multiple-choice records with a value per option',
       );
     this.builder.warn({
       file: this.file,

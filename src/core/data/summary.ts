@@ -1,6 +1,19 @@
 /** A compact description of a Dataset for the load report in the UI. */
 import { itemPreview, type ItemPreview } from './itemPreview.ts';
-import type { Dataset, LoadWarning } from './types.ts';
+import type { Dataset, LoadWarning, ProducerCheck, SkippedFile } from './types.ts';
+
+/** Skipped files with one reason. */
+export interface SkippedGroup {
+  reason: string;
+  files: SkippedFile[];
+}
+
+/** Skipped files grouped by reason, groups in order of their first file. */
+export function groupSkipped(skipped: SkippedFile[]): SkippedGroup[] {
+  const by = new Map<string, SkippedFile[]>();
+  for (const s of skipped) by.set(s.reason, [...(by.get(s.reason) ?? []), s]);
+  return [...by].map(([reason, files]) => ({ reason, files }));
+}
 
 /** What `datasetSummary` returns. */
 export interface DatasetSummary {
@@ -18,6 +31,10 @@ export interface DatasetSummary {
   /** Mass outside the options over cells where it is known (NaN when none). */
   leakage: { mean: number; max: number; above1pct: number; cells: number };
   warnings: LoadWarning[];
+  /** Files that gave nothing, grouped by reason (absent in old sessions). */
+  skipped?: SkippedGroup[];
+  /** Key checks against the producer's own score, per file that carries one. */
+  producerChecks?: { file: string; check: ProducerCheck }[];
   /** Per-item accuracy and choice shares, to list items before a fit (absent in old sessions). */
   items?: ItemPreview;
 }
@@ -54,6 +71,10 @@ export function datasetSummary(ds: Dataset): DatasetSummary {
     missingShare: total > 0 ? 1 - cells / total : 0,
     leakage: { mean: n > 0 ? sum / n : NaN, max, above1pct: above, cells: n },
     warnings: ds.warnings,
+    skipped: groupSkipped(ds.skipped ?? []),
+    producerChecks: ds.sources.flatMap((s) =>
+      s.producerCheck ? [{ file: s.file, check: s.producerCheck }] : [],
+    ),
     items: itemPreview(ds),
   };
 }
