@@ -58,8 +58,11 @@ function harnessLog(n: number): string {
   const r = rng(n);
   const lines = Array.from({ length: n }, (_, d) => {
     const K = 2 + (d % 4);
-    const resps = Array.from({ length: K }, () => [String(-5 * r()), 'False']);
-    return JSON.stringify({ doc_id: d, target: d % K, filtered_resps: resps, acc: 1 });
+    const ll = Array.from({ length: K }, () => -5 * r());
+    const resps = ll.map((v) => [String(v), 'False']);
+    // The harness's own acc: 1 where the largest log-likelihood is the target's.
+    const acc = ll.indexOf(Math.max(...ll)) === d % K ? 1 : 0;
+    return JSON.stringify({ doc_id: d, target: d % K, filtered_resps: resps, acc });
   });
   return lines.join('\n') + '\n';
 }

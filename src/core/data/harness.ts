@@ -18,8 +18,24 @@
  * does. By default it is applied when the task reports `acc_norm` (ARC,
  * HellaSwag), and said so; `lengthNormalise` true or false forces it.
  *
- * Generative runs (answers written out, `filtered_resps: ["B"]`) hold no
- * per-option values: the file is skipped with a one-sentence note.
+ * Multiple-input tasks (Winogrande): every choice is a different context and
+ * one continuation is scored after each, so `target` is that shared
+ * continuation, not a choice. The harness takes the gold index from the task's
+ * own `doc_to_text`; for Winogrande that is `doc.answer` ("1", "2") over
+ * `doc.option1`, `doc.option2`, and so it is read here. Any other
+ * multiple-input task is refused, naming it: its key would be a guess.
+ *
+ * Every record's key is checked against the harness's own per-record score
+ * (`acc`: argmax of the log-likelihoods is the gold; `acc_norm`: the same after
+ * dividing by the choice's length), counted per file in the load report and
+ * refused when they disagree beyond a tie (`producerCheck.ts`).
+ *
+ * Generative runs (answers written out, `filtered_resps: ["B"]` or `["18"]`,
+ * generation settings in `arguments`, or `output_type: generate_until` in the
+ * results file) hold no per-option values: the file is skipped with a
+ * one-sentence note. So are single-continuation log-likelihood tasks (one
+ * response per record, no choices). The older layout (one JSON array of
+ * records in `<model_args>_<task>.jsonl`, early 2024) is refused by name.
  */
 import { RowBlock } from './block.ts';
 import type { DatasetBuilder } from './builder.ts';
@@ -31,11 +47,15 @@ import {
   generativeAnswer,
   harnessItemId,
   isRec,
+  multipleInputGold,
+  sharedContinuation,
   unwrap,
   usesAccNorm,
+  type Rec,
 } from './harnessDoc.ts';
 import { harnessLogName } from './harnessRuns.ts';
 import { JsonlChunkReader } from './jsonl.ts';
+import { checkNote, ProducerTally } from './producerCheck.ts';
 import { checkDeclared, labelIndex, readNumber } from './values.ts';
 import { DataError, MAX_OPTIONS, quoted } from './types.ts';
 
@@ -49,6 +69,8 @@ export interface HarnessOptions extends StreamOptions {
   benchmark?: string;
   /** Divide log-likelihoods by choice text length; default: when the task reports acc_norm. */
   lengthNormalise?: boolean;
+  /** The task's `output_type` from the run's results file, when known. */
+  outputType?: string;
 }
 
 /** Task name from a samples file name (directories are ignored). */
@@ -57,6 +79,28 @@ export function harnessTaskName(fileName: string): string {
 }
 
 type Err = (msg: string, column: string, expected?: string) => DataError;
+type At = { file: string; line: number; column: string };
+
+/** The message for the older layout (checked at the start of the file). */
+export const OLDER_LAYOUT =
+  'older lm-evaluation-harness layout (a JSON array of every sample record in one file, ' +
+  'as lm-eval 0.4.0 and 0.4.1 wrote <model_args>_<task>.jsonl in early 2024): not read; ' +
+  're-run with a current lm-eval and --log_samples, which writes one record per line in ' +
+  'samples_<task>_<datetime>.jsonl';
+
+/** One record as read: its item, option count, key, values and texts. */
+interface Parsed {
+  itemId: string;
+  n: number;
+  key: number;
+  /** Raw log-likelihoods, one per choice. */
+  raw: Float64Array;
+  /** Length of each choice's text (for acc_norm), or null when unknown. */
+  lengths: number[] | null;
+  texts: string[] | null;
+  question: string;
+  multipleInput: boolean;
+}
 
 /**
  * Creates an incremental parser for one samples file of one model; `finish()`
@@ -67,121 +111,299 @@ export function createHarnessParser(
   builder: DatasetBuilder,
   opts: HarnessOptions,
 ): ChunkParser {
-  const task = opts.task ?? harnessTaskName(file);
-  const bench = opts.benchmark ?? task;
-  const block = new RowBlock(file, 'harness', MAX_OPTIONS);
-  block.valueColumn = 'filtered_resps';
-  const vals = new Float64Array(MAX_OPTIONS);
-  const j = builder.llm(opts.model);
-  let normalise: boolean | undefined = opts.lengthNormalise;
-  let keptFilter: string | undefined;
-  const dropped = new Map<string, number>();
-  let generative: { line: number; answer: string } | null = null;
-  const hashSeen = new Map<string, number>();
+  const reader = new HarnessFileReader(file, builder, opts);
+  const jsonl = new JsonlChunkReader(file, (v, line) => reader.onRecord(v, line), opts);
+  let started = false;
+  return finishingWith(
+    {
+      push(chunk, bytes) {
+        if (!started && chunk.trim() !== '') {
+          started = true;
+          if (
+            chunk
+              .trimStart()
+              .replace(/^\uFEFF/, '')
+              .startsWith('[')
+          )
+            throw new DataError(OLDER_LAYOUT, file, 1);
+        }
+        jsonl.push(chunk, bytes);
+      },
+      finish: () => jsonl.finish(),
+      get rows() {
+        return jsonl.rows;
+      },
+    },
+    (rows) => reader.finish(rows),
+  );
+}
 
-  const onRecord = (value: unknown, line: number) => {
-    if (generative) return;
-    const err: Err = (msg, column, expected) => new DataError(msg, file, line, column, expected);
+/** The state of one samples file while it is read. */
+class HarnessFileReader {
+  private readonly task: string;
+  private readonly bench: string;
+  private readonly block: RowBlock;
+  private readonly vals = new Float64Array(MAX_OPTIONS);
+  private readonly j: number;
+  private normalise: boolean | undefined;
+  private keptFilter: string | undefined;
+  private readonly dropped = new Map<string, number>();
+  /** Why the whole file is skipped (generative, one continuation), once known. */
+  private skipNote: { line?: number; message: string } | null = null;
+  private readonly hashSeen = new Map<string, number>();
+  private readonly acc = new ProducerTally('the harness', 'acc');
+  private readonly accNorm = new ProducerTally('the harness', 'acc_norm');
+
+  constructor(
+    private readonly file: string,
+    private readonly builder: DatasetBuilder,
+    private readonly opts: HarnessOptions,
+  ) {
+    this.task = opts.task ?? harnessTaskName(file);
+    this.bench = opts.benchmark ?? this.task;
+    this.block = new RowBlock(file, 'harness', MAX_OPTIONS);
+    this.block.valueColumn = 'filtered_resps';
+    this.j = builder.llm(opts.model);
+    this.normalise = opts.lengthNormalise;
+    const type = opts.outputType;
+    if (type && type !== 'multiple_choice')
+      this.skipNote = {
+        message:
+          `skipped: task '${this.task}' has output_type '${type}' in the run's results file, ` +
+          'so its records hold no per-option log-likelihoods; only multiple_choice tasks are read',
+      };
+  }
+
+  onRecord(value: unknown, line: number): void {
+    if (this.skipNote) return;
+    const err: Err = (msg, column, expected) =>
+      new DataError(msg, this.file, line, column, expected);
     if (!isRec(value)) throw err('line is not a JSON object', 'doc_id', 'a JSON object');
     const filter = typeof value.filter === 'string' ? value.filter : '';
-    keptFilter ??= filter;
-    if (filter !== keptFilter) {
-      dropped.set(filter, (dropped.get(filter) ?? 0) + 1);
+    this.keptFilter ??= filter;
+    if (filter !== this.keptFilter) {
+      this.dropped.set(filter, (this.dropped.get(filter) ?? 0) + 1);
       return;
     }
     const column = 'filtered_resps' in value ? 'filtered_resps' : 'resps';
     const resps = value[column];
     if (!Array.isArray(resps)) throw err('missing filtered_resps', column, 'an array per choice');
-    const answer = generativeAnswer(resps);
-    if (answer !== null) {
-      generative = { line, answer };
-      return;
-    }
-    let itemId = harnessItemId(value, task);
-    if (itemId.startsWith(`${task}/q`)) {
-      // Two records with the same question and choices: number the repeats in file order.
-      const seen = (hashSeen.get(itemId) ?? 0) + 1;
-      hashSeen.set(itemId, seen);
+    if (this.skipsFile(value, resps, line)) return;
+    const p = this.parse(value, resps, { file: this.file, line, column }, err);
+    if (p === null) return;
+    if (!p.multipleInput) this.normalise ??= usesAccNorm(value);
+    this.check(value, p, line);
+    this.add(p, line);
+  }
+
+  /** True (and the note kept) when this record shows the file holds no choices to read. */
+  private skipsFile(rec: Rec, resps: unknown[], line: number): boolean {
+    const answer = generativeAnswer(rec, resps);
+    if (answer !== null)
+      this.skipNote = {
+        line,
+        message:
+          `skipped: task '${this.task}' was run generatively (the model wrote its answer, ` +
+          `${quoted(answer)}, instead of scoring each choice), so there are no ` +
+          'per-option log-likelihoods; run its multiple-choice (log-likelihood) variant instead',
+      };
+    else if (resps.length === 1)
+      this.skipNote = {
+        line,
+        message:
+          `skipped: task '${this.task}' scores one continuation per record (the log-likelihood ` +
+          'of its target), not a choice among options, so there are no options to model',
+      };
+    return this.skipNote !== null;
+  }
+
+  /** Reads one record's item, key and values; null when its item is sampled out. */
+  private parse(rec: Rec, resps: unknown[], at: At, err: Err): Parsed | null {
+    const { column } = at;
+    let itemId = harnessItemId(rec, this.task);
+    if (!('doc_id' in rec) && itemId.startsWith(`${this.task}/d`)) {
+      // No doc_id: the same document twice is numbered in file order.
+      const seen = (this.hashSeen.get(itemId) ?? 0) + 1;
+      this.hashSeen.set(itemId, seen);
       if (seen > 1) itemId = `${itemId}-${seen}`;
     }
-    if (builder.skipItem(itemId)) return;
+    if (this.builder.skipItem(itemId)) return null;
     const n = resps.length;
     if (n < 2 || n > MAX_OPTIONS)
       throw err(`${n} choices; n_options must be in 2..${MAX_OPTIONS}`, column, '2 to 10 choices');
-    normalise ??= usesAccNorm(value);
-    const shown = docChoices(value);
-    const scored = continuations(value) ?? shown;
-    if (normalise && (!scored || scored.length !== n))
+    const raw = new Float64Array(n);
+    for (let k = 0; k < n; k++) raw[k] = logLikelihood(resps[k], k, at, err);
+    const shared = sharedContinuation(rec);
+    if (shared !== null) return this.multipleInput(rec, { itemId, n, raw }, shared, err);
+    const shown = docChoices(rec);
+    const scored = continuations(rec) ?? shown;
+    const texts = shown && shown.length === n ? shown : scored;
+    const key = readTarget(rec.target, n, texts, err);
+    const lengths = scored && scored.length === n ? scored.map((t) => [...t].length) : null;
+    return {
+      itemId,
+      n,
+      key,
+      raw,
+      lengths,
+      texts,
+      question: docQuestion(rec),
+      multipleInput: false,
+    };
+  }
+
+  /** A multiple-input record: the gold from the document as the task reads it, or a refusal. */
+  private multipleInput(
+    rec: Rec,
+    p: { itemId: string; n: number; raw: Float64Array },
+    shared: string,
+    err: Err,
+  ): Parsed {
+    const gold = multipleInputGold(rec, p.n);
+    if (!gold)
       throw err(
+        `task '${this.task}' is a multiple-input task (each choice is a different context and ` +
+          `the continuation ${quoted(shared)} is shared, so target names no choice); the harness ` +
+          "takes its gold index from the task's own doc_to_text, which this reader knows only " +
+          'for Winogrande-style documents (doc.option1, doc.option2, ... and doc.answer "1", "2", ...), ' +
+          'and this record has none: its key would be a guess, so the file is refused',
+        'target',
+        'doc.option1..n and doc.answer',
+      );
+    if (this.normalise && this.opts.lengthNormalise)
+      throw err(
+        `task '${this.task}' is a multiple-input task: its choices are contexts, so ` +
+          'lengthNormalise (dividing by the continuation length) does not apply',
+        'arguments',
+      );
+    this.normalise = false;
+    const sentence = docQuestion(rec);
+    return {
+      ...p,
+      key: gold.key,
+      lengths: null,
+      texts: gold.options,
+      question: sentence,
+      multipleInput: true,
+    };
+  }
+
+  /** Compares the key with the record's own acc and acc_norm, each with its normalisation. */
+  private check(rec: Rec, p: Parsed, line: number): void {
+    const score = (x: unknown) =>
+      typeof x === 'number' ? x : typeof x === 'boolean' ? Number(x) : NaN;
+    const acc = score(rec.acc);
+    if (!Number.isNaN(acc)) this.acc.add(p.raw, p.n, p.key, acc, line);
+    const accNorm = score(rec.acc_norm);
+    if (!Number.isNaN(accNorm) && p.lengths && !p.multipleInput && p.lengths.every((l) => l > 0)) {
+      const v = p.raw.map((x, k) => x / p.lengths![k]);
+      this.accNorm.add(v, p.n, p.key, accNorm, line);
+    }
+  }
+
+  /** Adds the record's cell with the values the reader uses (length-normalised or not). */
+  private add(p: Parsed, line: number): void {
+    const { builder, file } = this;
+    const where = { file, line };
+    if (this.normalise && !p.lengths)
+      throw new DataError(
         'lengthNormalise needs the choice texts, but this line has neither arguments nor doc.choices for every choice',
+        file,
+        line,
         'arguments',
         'arguments or doc.choices with one text per choice',
       );
-    for (let k = 0; k < n; k++) {
-      const raw = unwrap(resps[k]);
-      const at = { file, line, column };
-      const v =
-        typeof raw === 'number' || typeof raw === 'string' ? readNumber(String(raw), at) : NaN;
-      if (Number.isNaN(v)) throw err(`choice ${k} has no log-likelihood`, column, 'a number');
-      checkDeclared(v, 'logprob', at);
-      const len = normalise ? [...scored![k]].length : 1;
-      if (len === 0) throw err(`choice ${k} has empty text; cannot length-normalise`, 'arguments');
-      vals[k] = v / len;
+    for (let k = 0; k < p.n; k++) {
+      const len = this.normalise ? p.lengths![k] : 1;
+      if (len === 0)
+        throw new DataError(
+          `choice ${k} has empty text; cannot length-normalise`,
+          file,
+          line,
+          'arguments',
+        );
+      this.vals[k] = p.raw[k] / len;
     }
-    vals.fill(NaN, n);
-    const texts = shown && shown.length === n ? shown : scored;
-    const key = readTarget(value.target, n, texts, err);
-    const i = builder.item(itemId);
-    const where = { file, line };
-    builder.setN(i, n, where);
-    builder.setKey(i, key, where);
-    builder.setBenchmark(i, bench, where);
-    if (bench !== task) builder.setSubtask(i, task);
-    if (builder.itemText[i] === null && texts && texts.length === n)
-      builder.itemText[i] = { question: docQuestion(value), options: texts };
-    block.add(j, i, line, vals);
-  };
+    this.vals.fill(NaN, p.n);
+    const i = builder.item(p.itemId);
+    builder.setN(i, p.n, where);
+    builder.setKey(i, p.key, where);
+    builder.setBenchmark(i, this.bench, where);
+    if (this.bench !== this.task) builder.setSubtask(i, this.task);
+    if (builder.itemText[i] === null && p.texts && p.texts.length === p.n)
+      builder.itemText[i] = { question: p.question, options: p.texts };
+    this.block.add(this.j, i, line, this.vals);
+  }
 
-  return finishingWith(new JsonlChunkReader(file, onRecord, opts), (rows) => {
-    if (generative) {
+  finish(rows: number): void {
+    const { builder, file } = this;
+    if (this.skipNote) {
       builder.skip({
         file,
-        line: generative.line,
+        line: this.skipNote.line,
         code: 'other',
-        message:
-          `skipped: task '${task}' was run generatively (the model wrote its answer, ` +
-          `${quoted(generative.answer)}, instead of scoring each choice), so there are no ` +
-          'per-option log-likelihoods; run its multiple-choice (log-likelihood) variant instead',
+        message: this.skipNote.message,
       });
       return;
     }
-    if (dropped.size > 0) {
-      const total = [...dropped.values()].reduce((a, b) => a + b, 0);
-      builder.warn({
-        file,
-        code: 'other',
-        count: total,
-        message:
-          `kept filter ${quoted(keptFilter ?? '')} (the first in the file); ${total} records ` +
-          `under other filters (${[...dropped.keys()].map((f) => quoted(f)).join(', ')}) were dropped`,
-      });
-    }
-    const reason = normalise
-      ? `harness log-likelihoods divided by choice length (${
-          opts.lengthNormalise
-            ? 'lengthNormalise'
-            : 'the task reports acc_norm, so length-normalised as it'
-        }), then softmax`
-      : 'harness log-likelihoods, softmax';
-    block.setKind('logprob', reason, !normalise);
-    builder.addBlock(block, {
+    this.acc.throwIfDisagreed(file, 'acc');
+    this.accNorm.throwIfDisagreed(file, 'acc_norm');
+    this.noteDropped();
+    const [acc, accNorm] = [this.acc.result(), this.accNorm.result()];
+    // The load report carries the check of the metric the reader's values match.
+    const check = (this.normalise ? accNorm : acc) ?? acc ?? accNorm;
+    const checked = [acc, accNorm].filter((c) => c !== null);
+    builder.warn({
+      file,
+      code: 'other',
+      message:
+        checked.length > 0
+          ? checked.map(checkNote).join('; ')
+          : 'keys not checked: the records carry no per-record acc or acc_norm from the harness',
+    });
+    const reason = this.reason();
+    this.block.setKind('logprob', reason, !this.normalise);
+    builder.addBlock(this.block, {
       file,
       format: 'harness',
       valueKind: 'logprob',
       valueKindReason: reason,
-      rows: rows,
+      rows,
+      ...(check ? { producerCheck: check } : {}),
     });
-  });
+  }
+
+  private noteDropped(): void {
+    if (this.dropped.size === 0) return;
+    const total = [...this.dropped.values()].reduce((a, b) => a + b, 0);
+    this.builder.warn({
+      file: this.file,
+      code: 'other',
+      count: total,
+      message:
+        `kept filter ${quoted(this.keptFilter ?? '')} (the first in the file); ${total} records ` +
+        `under other filters (${[...this.dropped.keys()].map((f) => quoted(f)).join(', ')}) were dropped`,
+    });
+  }
+
+  private reason(): string {
+    return this.normalise
+      ? `harness log-likelihoods divided by choice length (${
+          this.opts.lengthNormalise
+            ? 'lengthNormalise'
+            : 'the task reports acc_norm, so length-normalised as it'
+        }), then softmax`
+      : 'harness log-likelihoods, softmax';
+  }
+}
+
+/** One choice's log-likelihood from its `[value, is_greedy]` pair (or a bare value). */
+function logLikelihood(e: unknown, k: number, at: At, err: Err): number {
+  const v0 = unwrap(e);
+  const v = typeof v0 === 'number' || typeof v0 === 'string' ? readNumber(String(v0), at) : NaN;
+  if (Number.isNaN(v)) throw err(`choice ${k} has no log-likelihood`, at.column, 'a number');
+  checkDeclared(v, 'logprob', at);
+  return v;
 }
 
 /** The gold index from `target`: a number, a numeric string, a label A..J, or a choice text. */

@@ -22,18 +22,71 @@ function argumentList(rec: Rec): unknown[] | null {
     .map((k) => args[k]);
 }
 
-/** Scored continuations from `arguments`, one leading space (the target delimiter) removed. */
-export function continuations(rec: Rec): string[] | null {
-  const list = argumentList(rec);
-  const conts = strings(list?.map((a) => (Array.isArray(a) ? a[1] : isRec(a) ? a.arg_1 : null)));
-  return conts && conts.map((c) => (c.startsWith(' ') ? c.slice(1) : c));
+/** One scored request: its context and the continuation whose log-likelihood was taken. */
+export interface ArgPair {
+  context: unknown;
+  continuation: unknown;
 }
 
-/** The prompt of the first request (its context), or ''. */
-function firstContext(rec: Rec): string {
-  const a = argumentList(rec)?.[0];
-  const c = Array.isArray(a) ? a[0] : isRec(a) ? a.arg_0 : '';
-  return typeof c === 'string' ? c : '';
+/** The requests' (context, continuation) pairs, or null without `arguments`. */
+function argumentPairs(rec: Rec): ArgPair[] | null {
+  return (
+    argumentList(rec)?.map((a) =>
+      Array.isArray(a)
+        ? { context: a[0], continuation: a[1] }
+        : isRec(a)
+          ? { context: a.arg_0, continuation: a.arg_1 }
+          : { context: null, continuation: null },
+    ) ?? null
+  );
+}
+
+/** One leading space (the harness's target delimiter) removed. */
+const undelimited = (c: string) => (c.startsWith(' ') ? c.slice(1) : c);
+
+/** Scored continuations from `arguments`, one leading space (the target delimiter) removed. */
+export function continuations(rec: Rec): string[] | null {
+  const conts = strings(argumentPairs(rec)?.map((p) => p.continuation));
+  return conts && conts.map(undelimited);
+}
+
+/**
+ * True when the requests are generations, not scored continuations: the second
+ * argument is the generation settings (`{until: [...], ...}`), not a text.
+ */
+export function generationArguments(rec: Rec): boolean {
+  const pairs = argumentPairs(rec);
+  return pairs !== null && pairs.length > 0 && pairs.every((p) => isRec(p.continuation));
+}
+
+/**
+ * The shared continuation of a multiple-input record (Winogrande style: every
+ * choice is a different context and one continuation is scored after each), or
+ * null when the choices are the continuations.
+ */
+export function sharedContinuation(rec: Rec): string | null {
+  const pairs = argumentPairs(rec);
+  if (!pairs || pairs.length < 2) return null;
+  const c = pairs[0].continuation;
+  if (typeof c !== 'string' || !pairs.every((p) => p.continuation === c)) return null;
+  // The same context and continuation for every choice is no choice at all, not multiple input.
+  if (new Set(pairs.map((p) => p.context)).size < 2) return null;
+  return undelimited(c);
+}
+
+/**
+ * The gold index of a multiple-input record where the document says it the way
+ * the harness's own task reads it: Winogrande's `doc.answer` ("1", "2") names
+ * `doc.option1`, `doc.option2`. Null for any other document (never a guess).
+ */
+export function multipleInputGold(rec: Rec, n: number): { key: number; options: string[] } | null {
+  const doc = isRec(rec.doc) ? rec.doc : {};
+  const options = Array.from({ length: n }, (_, k) => doc[`option${k + 1}`]);
+  if (!options.every((o) => typeof o === 'string')) return null;
+  const answer = typeof doc.answer === 'number' ? String(doc.answer) : doc.answer;
+  if (typeof answer !== 'string' || !/^\d+$/.test(answer.trim())) return null;
+  const key = Number(answer.trim()) - 1;
+  return key >= 0 && key < n ? { key, options: options as string[] } : null;
 }
 
 /** `doc.choices` as a string list (`["..."]` or `{text: ["..."]}`), or null. */
@@ -43,11 +96,37 @@ export function docChoices(rec: Rec): string[] | null {
   return strings(isRec(ch) ? ch.text : ch);
 }
 
-/** The question text: `doc.question`, `doc.query` or `doc.ctx`, else ''. */
+/**
+ * Where tasks keep their question text, in order: `question` (ARC, MMLU,
+ * GSM8K), `prompt`, `sentence` (Winogrande), `query` (ARC in some versions,
+ * HellaSwag preprocessed), `ctx` (HellaSwag), `problem` (MATH), `goal` (PIQA),
+ * `premise` (COPA, XNLI), `passage`, `context`, `text`.
+ */
+const QUESTION_FIELDS = [
+  'question',
+  'prompt',
+  'sentence',
+  'query',
+  'ctx',
+  'problem',
+  'goal',
+  'premise',
+  'passage',
+  'context',
+  'text',
+];
+
+/**
+ * The question text: the first of QUESTION_FIELDS that is a non-empty string,
+ * else ''. COPA-style documents (`premise` and `question` "cause" or "effect")
+ * give the premise and what is asked of it.
+ */
 export function docQuestion(rec: Rec): string {
   const doc = isRec(rec.doc) ? rec.doc : {};
-  for (const k of ['question', 'query', 'ctx', 'problem'])
-    if (typeof doc[k] === 'string') return doc[k] as string;
+  if (typeof doc.premise === 'string' && (doc.question === 'cause' || doc.question === 'effect'))
+    return `${doc.premise} (${doc.question === 'cause' ? 'What was the cause?' : 'What happened as a result?'})`;
+  for (const k of QUESTION_FIELDS)
+    if (typeof doc[k] === 'string' && doc[k] !== '') return doc[k] as string;
   return '';
 }
 
@@ -66,24 +145,35 @@ export function stableHash(s: string): string {
   return hi + lo;
 }
 
+/** JSON text of a value with object keys sorted at every depth (the same document, however its keys were ordered). */
+export function canonicalJson(x: unknown): string {
+  if (Array.isArray(x)) return `[${x.map(canonicalJson).join(',')}]`;
+  if (isRec(x))
+    return `{${Object.keys(x)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(x[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(typeof x === 'bigint' ? Number(x) : x) ?? 'null';
+}
+
 /**
  * The item id: `doc.id` when it is a non-empty string; `<task>/<id>` when it is
- * a number (numbers repeat across tasks); otherwise `<task>/q<hash>` of the
- * question (or the first prompt) and the choices, so the same question gets the
- * same id in every model's log whatever its position; `<task>/<doc_id>` when the
- * record has no text at all.
+ * a number (numbers repeat across tasks); otherwise `<task>/<doc_id>-d<hash>`,
+ * the record's position in the task and a hash of the raw document fields (not
+ * of the rendered prompt, which carries the few-shot examples and the chat
+ * template), so two models run with different templates share the item;
+ * `<task>/d<hash>` without a doc_id.
  */
 export function harnessItemId(rec: Rec, task: string): string {
   const doc = isRec(rec.doc) ? rec.doc : {};
   const id = doc.id;
   if (typeof id === 'string' && id.trim() !== '') return id.trim();
   if (typeof id === 'number') return `${task}/${id}`;
-  const q = docQuestion(rec) || firstContext(rec);
-  const choices = docChoices(rec) ?? continuations(rec) ?? [];
+  const hash = `d${stableHash(canonicalJson(doc))}`;
   const docId = rec.doc_id;
-  if (q === '' && choices.length === 0 && (typeof docId === 'number' || typeof docId === 'string'))
-    return `${task}/${docId}`; // nothing to hash: the position in the task is all there is
-  return `${task}/q${stableHash([q, ...choices].join('\u0000'))}`;
+  return typeof docId === 'number' || (typeof docId === 'string' && docId !== '')
+    ? `${task}/${docId}-${hash}`
+    : `${task}/${hash}`;
 }
 
 /** Unwraps `["-1.2","False"]`, `[["-1.2","False"]]` or a bare number to the first value. */
@@ -92,14 +182,30 @@ export function unwrap(e: unknown): unknown {
   return e;
 }
 
+/** True for a `[log-likelihood, is_greedy]` pair (`["-1.2", "False"]`, `[-1.2, false]`). */
+function isScorePair(e: unknown): boolean {
+  while (Array.isArray(e) && e.length === 1) e = e[0];
+  if (!Array.isArray(e) || e.length !== 2) return false;
+  const g = e[1];
+  return typeof g === 'boolean' || g === 'True' || g === 'False';
+}
+
 /**
- * The written answer when the record is from a generative run (`filtered_resps:
- * ["B"]`: text, not log-likelihoods), else null.
+ * The written answer when the record is from a generative run, else null: the
+ * requests carry generation settings, or a response is text that is not a
+ * number (`["B"]`), or the record has one response and it is text, numeric or
+ * not (`filtered_resps: ["18"]`, a GSM8K answer; a log-likelihood record has a
+ * `[value, is_greedy]` pair per choice).
  */
-export function generativeAnswer(resps: unknown[]): string | null {
-  const first = resps.length > 0 ? unwrap(resps[0]) : null;
-  if (typeof first !== 'string') return null;
-  return first.trim() === '' || Number.isNaN(Number(first)) ? first : null;
+export function generativeAnswer(rec: Rec, resps: unknown[]): string | null {
+  const texts = resps.map(unwrap);
+  const first = texts.length > 0 ? texts[0] : null;
+  const shown = typeof first === 'string' ? first : '';
+  if (generationArguments(rec)) return shown;
+  if (texts.some((t) => typeof t === 'string' && (t.trim() === '' || Number.isNaN(Number(t)))))
+    return shown;
+  if (resps.length === 1 && typeof first === 'string' && !isScorePair(resps[0])) return shown;
+  return null;
 }
 
 /** True when the task scores by `acc_norm` (the record carries it, or lists it in `metrics`). */
