@@ -6,21 +6,9 @@
  * a long task every few seconds of a fit. The client hears only the step.
  */
 import type { CheckpointSaved, FitCheckpointRecord } from '../boundary/checkpoint';
-import { CURRENT, RECORD_VERSION, transact } from './idb';
+import { putCheckpoint } from '../boundary/persist/writes';
 
-/** Replaces the stored checkpoint, in the layout the client reads (client/persist/records.ts). */
-export function putCheckpoint(c: FitCheckpointRecord, now = Date.now()): Promise<void> {
-  return transact(['checkpoint'], 'readwrite', (tx) => {
-    tx.objectStore('checkpoint').put({ ...c, version: RECORD_VERSION, savedAt: now }, CURRENT);
-  });
-}
-
-/** Empties the checkpoint store. */
-export function dropCheckpoint(): Promise<void> {
-  return transact(['checkpoint'], 'readwrite', (tx) => {
-    tx.objectStore('checkpoint').clear();
-  });
-}
+export { dropCheckpoint } from '../boundary/persist/writes';
 
 export interface CheckpointWriterOptions {
   /** Stores one checkpoint (putCheckpoint; tests inject their own). */

@@ -34,7 +34,8 @@ import {
   type PsychTables,
 } from '../boundary/psychProtocol';
 import { throttle } from '../boundary/throttle';
-import { storeData, storeFit, type StoredFit } from './storeData';
+import { storeData, storeFit } from './storeData';
+import type { FitRecord } from '../boundary/persist/records';
 import { KeptFits } from './keptFits';
 import { datasetBuffers, copyDataset } from './transfer';
 
@@ -109,7 +110,7 @@ const api = {
    * Adds a fit made here to the session store (see storeData.ts); its store key,
    * or null when it is no longer kept or could not be stored.
    */
-  async storeKept(ref: number, entry: Omit<StoredFit, 'fit'>): Promise<IDBValidKey | null> {
+  async storeKept(ref: number, entry: Omit<FitRecord, 'fit'>): Promise<IDBValidKey | null> {
     const fit = kept.get(ref);
     return fit ? storeFit({ ...entry, fit }) : null;
   },

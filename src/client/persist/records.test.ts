@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { datasetSummary } from '../../core/data/summary';
 import { DEFAULT_SETTINGS } from '../../core/fit/types';
-import { initialState, reducer } from '../state';
 import { tinyDataset, tinyFit } from '../../core/testing/tiny';
-import { checkCheckpoint, checkData, RECORD_VERSION, toSession } from './records';
+import {
+  checkCheckpoint,
+  checkData,
+  RECORD_VERSION,
+  toSession,
+} from '../../boundary/persist/records';
 
 function savedData(savedAt = 1000) {
   const dataset = tinyDataset();
@@ -65,16 +69,5 @@ describe('saved records', () => {
     );
     expect(s?.fits.map((f) => f.key)).toEqual([2]);
     expect(checkCheckpoint({ ...checkpoint(), x: [1, 2, 3] })).toBeNull();
-  });
-});
-
-describe('reset', () => {
-  it('returns to the empty state with a notice', () => {
-    const loaded = reducer(initialState, {
-      type: 'loadDone',
-      data: { ...savedData(), seconds: 0 },
-    });
-    const s = reducer(loaded, { type: 'reset', notice: 'cleared' });
-    expect(s).toEqual({ ...initialState, notice: 'cleared' });
   });
 });

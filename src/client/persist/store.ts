@@ -3,20 +3,18 @@
  * checkpoint of a fit in progress. Writes are asynchronous and never awaited
  * by the UI; IndexedDB clones typed arrays itself, so nothing is serialised here.
  * A running fit's checkpoints are written by the worker (worker/checkpointStore.ts);
- * this side reads them back (both sides clear them with its dropCheckpoint).
+ * this side reads them back. Records, checks and shared writes: boundary/persist/.
  */
 import type { FitEntry, LoadedData } from '../state';
-import { CURRENT, done, transact } from '../../worker/idb';
-import { getBridge } from '../bridge';
+import { CURRENT, done, transact } from '../../boundary/persist/idb';
 import {
-  RECORD_VERSION,
   toSession,
   checkCheckpoint,
   type SavedCheckpoint,
-  type SavedData,
-  type SavedFit,
   type Session,
-} from './records';
+} from '../../boundary/persist/records';
+import { addFitRecord, putData } from '../../boundary/persist/writes';
+import { getBridge } from '../bridge';
 
 /**
  * Saves new data; the fits and checkpoint of the previous data go with it.
@@ -25,12 +23,7 @@ import {
  */
 export function saveData(data: LoadedData, now = Date.now()): Promise<void> {
   if (data.storedInWorker) return Promise.resolve();
-  const rec: SavedData = { ...data, version: RECORD_VERSION, savedAt: now };
-  return transact(['data', 'fits', 'checkpoint'], 'readwrite', (tx) => {
-    tx.objectStore('fits').clear();
-    tx.objectStore('checkpoint').clear();
-    tx.objectStore('data').put(rec, CURRENT);
-  });
+  return putData(data, now);
 }
 
 /**
@@ -45,14 +38,7 @@ export async function addFit(
     .storeFit(new AbortController().signal, entry)
     .catch(() => null);
   if (key !== null) return key;
-  const rec: SavedFit = {
-    version: RECORD_VERSION,
-    savedAt: Date.now(),
-    label: entry.label,
-    origin: entry.origin,
-    fit: entry.fit,
-  };
-  return transact(['fits'], 'readwrite', (tx) => done(tx.objectStore('fits').add(rec)));
+  return addFitRecord({ label: entry.label, origin: entry.origin, fit: entry.fit });
 }
 
 export function deleteFit(key: IDBValidKey): Promise<void> {

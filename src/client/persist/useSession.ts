@@ -8,8 +8,8 @@ import type { FitSettings } from '../../core/fit/types';
 import type { CheckpointSaved } from '../../boundary/checkpoint';
 import type { LoadedData } from '../state';
 import type { Workbench } from '../useWorkbench';
-import type { SavedCheckpoint } from './records';
-import { dropCheckpoint } from '../../worker/checkpointStore';
+import type { SavedCheckpoint } from '../../boundary/persist/records';
+import { dropCheckpoint } from '../../boundary/persist/writes';
 import { StoredFits } from './storedFits';
 import { addFit, clearSession, deleteFit, loadCheckpoint, loadSession, saveData } from './store';
 

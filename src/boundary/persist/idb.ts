@@ -3,7 +3,9 @@
  * first use, and one helper that runs a transaction to completion. Both the
  * worker (which saves a freshly loaded data set, so the main thread never
  * structured-clones its arrays) and the client's session store use it; it
- * needs only IndexedDB, which pages and workers both have.
+ * needs only IndexedDB, which pages and workers both have. What is stored,
+ * and the checks a record read back must pass, are in records.ts; the writes
+ * both sides share in writes.ts.
  */
 
 export const DB_NAME = 'llm-nrm-workbench';
@@ -17,8 +19,6 @@ const STORES: { name: StoreName; autoIncrement: boolean }[] = [
   { name: 'checkpoint', autoIncrement: false },
 ];
 
-/** Bumped when a record's layout changes; older records are then ignored. */
-export const RECORD_VERSION = 1;
 /** The key of the one data record and the one checkpoint record. */
 export const CURRENT = 'current';
 
