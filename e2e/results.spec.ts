@@ -19,7 +19,8 @@ const record = (id: string, n: number, probs: number[], key: number, filter = 'n
   filtered_resps: probs.map((p) => [String(Math.log(p)), 'False']),
   filter,
   metrics: ['acc'],
-  acc: 1,
+  // The harness's own score: 1 where the keyed choice has the largest log-likelihood.
+  acc: probs.indexOf(Math.max(...probs)) === key ? 1 : 0,
 });
 
 test('a harness output root (gzip, results_*.json, older run, two filters) by folder pick', async ({

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DatasetBuilder } from './builder.ts';
 import { createHarnessParser, harnessTaskName, type HarnessOptions } from './harness.ts';
 import { docQuestion, harnessItemId, stableHash } from './harnessDoc.ts';
+import { harnessParquet } from './test-harnessFiles.ts';
 import { DataError } from './types.ts';
 import { loadDataset } from './load.ts';
 import { loadDatasetFromPaths } from './node.ts';
@@ -355,5 +356,51 @@ describe('harness documents', () => {
       `t/d${stableHash('{"a":"x","b":[1,{"c":null}]}')}`,
     );
     expect(harnessItemId({ doc_id: 3, doc: { id: 'q-7' } }, 't')).toBe('q-7');
+  });
+});
+
+describe('harness output_type and Parquet', () => {
+  it("skips a task the run's results file calls generate_until, reads a multiple_choice one", async () => {
+    const results = JSON.stringify({
+      results: {},
+      configs: { gen: { output_type: 'generate_until' }, t: { output_type: 'multiple_choice' } },
+    });
+    const ok = mc(0, 0, ['yes', 'no'], [-1, -2], { acc: 1.0 });
+    const ds = await loadTexts({
+      'm/results_2024-01-01T00-00-00.json': results,
+      'm/samples_gen_2024-01-01T00-00-00.jsonl': ok,
+      'm/samples_t_2024-01-01T00-00-00.jsonl': ok,
+    });
+    expect(ds.sources.map((x) => x.file)).toEqual(['m/samples_t_2024-01-01T00-00-00.jsonl']);
+    expect(ds.warnings.map((w) => w.message)).toContainEqual(
+      expect.stringMatching(/task 'gen' has output_type 'generate_until'/),
+    );
+  });
+
+  it('Parquet harness details are key-checked on their acc column too', async () => {
+    const c = {
+      task: 'pq',
+      models: ['a'],
+      items: [
+        { id: 'i0', key: 0, question: 'Q0', options: ['x', 'y'] },
+        { id: 'i1', key: 1, question: 'Q1', options: ['x', 'y', 'z'] },
+      ],
+      // Item i1: key B, but C is the largest, so the harness's acc is 0 there.
+      p: [
+        [
+          [0.7, 0.3],
+          [0.2, 0.3, 0.5],
+        ],
+      ],
+    };
+    const [f] = harnessParquet(c);
+    const ds = await loadDataset([{ name: f.name, blob: new Blob([new Uint8Array(f.bytes!)]) }]);
+    expect(ds.sources[0].producerCheck).toEqual({
+      producer: 'the harness',
+      metric: 'acc',
+      agree: 2,
+      total: 2,
+      ties: 0,
+    });
   });
 });

@@ -34,6 +34,8 @@ export interface HarnessResults {
   modelName?: string;
   /** Subtask → its top-level group, from `group_subtasks`. */
   parents: Map<string, string>;
+  /** Task → its `output_type` (multiple_choice, generate_until, ...), from `configs`. */
+  outputTypes: Map<string, string>;
   stamp: string;
 }
 
@@ -60,7 +62,17 @@ export function readHarnessResults(fileName: string, text: string): HarnessResul
   }
   const name = json.model_name;
   const stamp = STAMP.exec(baseName(fileName).replace(/\.json$/i, ''))?.[2] ?? '';
-  return { modelName: typeof name === 'string' && name ? name : undefined, parents, stamp };
+  const modelName = typeof name === 'string' && name ? name : undefined;
+  return { modelName, parents, outputTypes: outputTypes(json.configs), stamp };
+}
+
+/** Each task's `output_type` from a results file's `configs` ({task: {output_type}}). */
+function outputTypes(configs: unknown): Map<string, string> {
+  const types = new Map<string, string>();
+  if (isRec(configs))
+    for (const [task, c] of Object.entries(configs))
+      if (isRec(c) && typeof c.output_type === 'string') types.set(task, c.output_type);
+  return types;
 }
 
 /** Families whose subtasks are grouped when no results file says so (longest prefix first). */

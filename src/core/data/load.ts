@@ -291,12 +291,13 @@ function makeParser(
     case 'harness': {
       const model = f.model!;
       const { task } = harnessLogName(src.name);
-      const parents = results.get(folderOf(src.name))?.parents;
+      const run = results.get(folderOf(src.name));
       return createHarnessParser(src.name, builder, {
         ...stream,
         model,
         task,
-        benchmark: parentBenchmark(task, parents),
+        benchmark: parentBenchmark(task, run?.parents),
+        outputType: run?.outputTypes.get(task),
         lengthNormalise: opts.lengthNormalise,
       });
     }

@@ -46,7 +46,7 @@ const num = (v: unknown): number =>
 
 /**
  * The harness columns the harness reader looks at: `resps` only without
- * `filtered_resps`, and `acc_norm` (a column when the task reports it).
+ * `filtered_resps`, and the harness's own `acc` and `acc_norm` (the key check).
  */
 const HARNESS_COLUMNS = (cols: Set<string>) => [
   'doc_id',
@@ -56,6 +56,7 @@ const HARNESS_COLUMNS = (cols: Set<string>) => [
   cols.has('filtered_resps') ? 'filtered_resps' : 'resps',
   'filter',
   'metrics',
+  'acc',
   'acc_norm',
 ];
 /** lighteval: `full_prompt` only stands in for a missing `example`; `gold` for `gold_index`. */

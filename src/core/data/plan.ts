@@ -131,6 +131,7 @@ export async function planSources(
     if (!old) results.set(folder, r);
     else {
       for (const [k, v] of r.parents) old.parents.set(k, v);
+      for (const [k, v] of r.outputTypes) old.outputTypes.set(k, v);
       if (r.modelName && (!old.modelName || r.stamp > old.stamp)) old.modelName = r.modelName;
     }
   }
