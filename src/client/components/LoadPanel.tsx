@@ -22,12 +22,14 @@ export function LoadPanel({ loading, onFiles, onDemo, onCancel }: LoadPanelProps
   const [valueKind, setValueKind] = useState<'' | ValueKind>('');
   const [model, setModel] = useState('');
   const [lengthNormalise, setLengthNormalise] = useState(false);
+  const [strict, setStrict] = useState(false);
   const id = useId();
 
   const opts = (): LoadOptions => ({
     ...(valueKind ? { valueKind } : {}),
     ...(model.trim() ? { model: model.trim() } : {}),
     ...(lengthNormalise ? { lengthNormalise } : {}),
+    ...(strict ? { strict } : {}),
   });
   const take = (files: NamedFile[]) => {
     if (files.length) onFiles(files, opts());
@@ -97,6 +99,9 @@ export function LoadPanel({ loading, onFiles, onDemo, onCancel }: LoadPanelProps
         </Field>
         <Check checked={lengthNormalise} onChange={setLengthNormalise}>
           Length-normalise harness log-likelihoods
+        </Check>
+        <Check checked={strict} onChange={setStrict}>
+          Strict: fail on any file that cannot be used (instead of skipping it with its reason)
         </Check>
       </details>
       {loading && <LoadProgressView loading={loading} onCancel={onCancel} />}

@@ -9,6 +9,9 @@ export function SummaryPanel({ data }: { data: LoadedData }) {
   const counts = s.optionCountHistogram;
   const maxCount = Math.max(1, ...counts.map((c) => c.items));
   const leak = s.leakage;
+  // A skipped file's note is listed under "Skipped files", not again as a warning.
+  const skipped = new Set(ds.skipped?.map((f) => `${f.file}\u0000${f.reason}`));
+  const warnings = ds.warnings.filter((w) => !skipped.has(`${w.file}\u0000${w.message}`));
   return (
     <section className="panel summary" aria-labelledby={`${id}-h`} data-testid="summary">
       <h2 id={`${id}-h`}>Loaded data</h2>
@@ -71,8 +74,48 @@ export function SummaryPanel({ data }: { data: LoadedData }) {
           ))}
         </ul>
       </details>
-      {ds.warnings.length > 0 && <WarningGroups warnings={ds.warnings} />}
+      {s.producerChecks && s.producerChecks.length > 0 && (
+        <details data-testid="producer-checks">
+          <summary>Keys checked against the producer's own score</summary>
+          <ul className="plain small">
+            {s.producerChecks.map(({ file, check: c }) => (
+              <li key={file}>
+                {file}: keys agree with {c.producer}'s {c.metric} on {fmtCount(c.agree)} of{' '}
+                {fmtCount(c.total)} records
+                {c.ties > 0 ? `; ${fmtCount(c.ties)} more differ only by a tie` : ''}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {s.skipped && s.skipped.length > 0 && <SkippedFiles groups={s.skipped} />}
+      {warnings.length > 0 && <WarningGroups warnings={warnings} />}
     </section>
+  );
+}
+
+/** Files that gave nothing, grouped by reason: the reason, then its files. */
+function SkippedFiles({ groups }: { groups: NonNullable<LoadedData['summary']['skipped']> }) {
+  const n = groups.reduce((t, g) => t + g.files.length, 0);
+  return (
+    <div className="warnings" role="status" data-testid="skipped">
+      <h3>Skipped files ({n}): not used; the strict option makes this an error</h3>
+      <ul className="plain small">
+        {groups.map((g) => (
+          <li key={g.reason} data-testid="skipped-group">
+            <span data-testid="skipped-reason">{g.reason}</span> ({g.files.length})
+            <ul className="plain">
+              {g.files.map((f) => (
+                <li key={f.file} data-testid="skipped-file">
+                  {f.file}
+                  {f.line !== undefined ? `, line ${f.line}` : ''}
+                </li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
