@@ -247,6 +247,17 @@ describe("harness keys checked against the harness's own score", () => {
     );
   });
 
+  it('refuses a target text that two choices share, and an acc that is not 0 or 1', () => {
+    const dup = mc(0, 0, ['none', 'cat', 'none'], [-1, -2, -3], { acc: 1.0 });
+    const rec = { ...(JSON.parse(dup) as object), target: 'none' };
+    const e = thrown(() => readFile('samples_t_2024-01-01T00-00-00.jsonl', [JSON.stringify(rec)]));
+    expect(e.message).toMatch(/target 'none' is the text of choices A and C/);
+    const mass = mc(0, 0, ['yes', 'no'], [-1, -2], { acc: 0.003135 });
+    const f = thrown(() => readFile('samples_truthfulqa_mc2_2024-01-01T00-00-00.jsonl', [mass]));
+    expect(f.column).toBe('acc');
+    expect(f.message).toMatch(/acc here is 0\.003135, not 0 or 1/);
+  });
+
   it('a tie among the top log-likelihoods is counted, not refused', () => {
     const b = readFile('samples_t_2024-01-01T00-00-00.jsonl', [
       mc(0, 0, ['yes', 'no'], [-1, -2], { acc: 1.0 }),

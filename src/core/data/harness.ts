@@ -57,7 +57,7 @@ import { harnessLogName } from './harnessRuns.ts';
 import { JsonlChunkReader } from './jsonl.ts';
 import { checkNote, ProducerTally } from './producerCheck.ts';
 import { checkDeclared, labelIndex, readNumber } from './values.ts';
-import { DataError, MAX_OPTIONS, quoted } from './types.ts';
+import { DataError, MAX_OPTIONS, OPTION_LABELS, quoted } from './types.ts';
 
 /** Options for one harness samples file. */
 export interface HarnessOptions extends StreamOptions {
@@ -290,11 +290,23 @@ class HarnessFileReader {
 
   /** Compares the key with the record's own acc and acc_norm, each with its normalisation. */
   private check(rec: Rec, p: Parsed, line: number): void {
-    const score = (x: unknown) =>
-      typeof x === 'number' ? x : typeof x === 'boolean' ? Number(x) : NaN;
-    const acc = score(rec.acc);
+    const score = (x: unknown, column: string) => {
+      const v = typeof x === 'number' ? x : typeof x === 'boolean' ? Number(x) : NaN;
+      if (v === 0 || v === 1 || Number.isNaN(v)) return v;
+      throw new DataError(
+        `the harness's ${column} here is ${v}, not 0 or 1: the task scores something other ` +
+          'than whether the keyed choice has the largest log-likelihood (truthfulqa_mc2, for ' +
+          'one, scores the probability mass on several true choices), so one key per item ' +
+          'would misstate it; the file is refused',
+        this.file,
+        line,
+        column,
+        `${column} 0 or 1 on every record`,
+      );
+    };
+    const acc = score(rec.acc, 'acc');
     if (!Number.isNaN(acc)) this.acc.add(p.raw, p.n, p.key, acc, line);
-    const accNorm = score(rec.acc_norm);
+    const accNorm = score(rec.acc_norm, 'acc_norm');
     if (!Number.isNaN(accNorm) && p.lengths && !p.multipleInput && p.lengths.every((l) => l > 0)) {
       const v = p.raw.map((x, k) => x / p.lengths![k]);
       this.accNorm.add(v, p.n, p.key, accNorm, line);
@@ -406,6 +418,19 @@ function logLikelihood(e: unknown, k: number, at: At, err: Err): number {
   return v;
 }
 
+/** The one choice whose text is `t`; two choices with that text cannot say which is keyed. */
+function textIndex(t: string, texts: string[], err: Err): number {
+  const at = texts.flatMap((x, k) => (x.trim() === t ? [k] : []));
+  if (at.length > 1)
+    throw err(
+      `target ${quoted(t)} is the text of choices ${at.map((k) => OPTION_LABELS[k]).join(' and ')}, ` +
+        'so it does not say which one is keyed',
+      'target',
+      'a target that names one choice',
+    );
+  return at.length === 1 ? at[0] : -1;
+}
+
 /** The gold index from `target`: a number, a numeric string, a label A..J, or a choice text. */
 function readTarget(target: unknown, n: number, texts: string[] | null, err: Err): number {
   let k = -1;
@@ -414,7 +439,7 @@ function readTarget(target: unknown, n: number, texts: string[] | null, err: Err
     const t = target.trim();
     if (/^\d+$/.test(t)) k = Number(t);
     else if (labelIndex(t) >= 0) k = labelIndex(t);
-    else if (texts) k = texts.findIndex((x) => x.trim() === t);
+    else if (texts) k = textIndex(t, texts, err);
     if (k < 0)
       throw err(`target ${quoted(t)} is not a choice index, label or choice text`, 'target');
   } else throw err('missing or unsupported target', 'target', 'the gold choice index');
