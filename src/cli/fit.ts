@@ -5,7 +5,12 @@ import { createNodeParallelEngine } from '../core/engines/parallel/node';
 import type { EngineChoice, Problem } from '../core/engines/types';
 import type { EngineHandle } from '../core/fit/fit';
 import { fitDataset } from '../core/fit/fit';
-import { DEFAULT_SETTINGS, type FitJson, type FitSettings } from '../core/fit/types';
+import {
+  DEFAULT_SETTINGS,
+  type FitJson,
+  type FitProgress,
+  type FitSettings,
+} from '../core/fit/types';
 import { MODEL_TYPES } from '../core/model/types';
 import { num, oneOf, parse, UsageError } from './args';
 import { FIT_FLAG_OPTIONS, FIT_FLAG_USAGE, fitSettingsFromFlags } from './fitFlags';
@@ -91,10 +96,7 @@ export async function fitCommand(argv: string[]): Promise<number> {
     engine,
     onProgress: v.quiet
       ? undefined
-      : (p) =>
-          process.stderr.write(
-            `\rstep ${p.step}/${p.maxSteps}  objective ${p.objective.toFixed(4)}  ${(p.elapsedMs / 1000).toFixed(1)} s   `,
-          ),
+      : (p) => process.stderr.write(`\r${progressLine(p)}`.padEnd(100)),
   });
   if (!v.quiet) process.stderr.write('\n');
   for (const n of fit.notes) process.stderr.write(`note: ${n}\n`);
@@ -108,6 +110,17 @@ export async function fitCommand(argv: string[]): Promise<number> {
     );
   await writeOut(v.out, JSON.stringify(fit, null, 1) + '\n');
   return 0;
+}
+
+/**
+ * The progress line: the main fit's step of its cap; a phase before it (the
+ * prior-strength search's own sub-fits, the curvature passes) by name, with its
+ * own step count and no cap, which is the main fit's and not theirs.
+ */
+export function progressLine(p: FitProgress): string {
+  const at = p.phase ? `${p.phase}: step ${p.step}` : `step ${p.step}/${p.maxSteps}`;
+  const objective = Number.isFinite(p.objective) ? `  objective ${p.objective.toFixed(4)}` : '';
+  return `${at}${objective}  ${(p.elapsedMs / 1000).toFixed(1)} s`;
 }
 
 /** One line on whether the fit converged and why it stopped. */

@@ -9,9 +9,11 @@ import { Chart } from './Chart';
 export function progressLine(running: RunningFit): string {
   const p = running.progress;
   if (!p) return `starting ${running.settings.model}…`;
-  const phase = p.phase ? `${p.phase}: ` : '';
+  // A phase's sub-fits count their own steps: the main fit's cap is not theirs (it read "step 6 of at most 5").
+  const at = p.phase ? `${p.phase}: step ${p.step}` : `step ${p.step} of at most ${p.maxSteps}`;
+  const objective = Number.isFinite(p.objective) ? ` · objective ${p.objective.toFixed(3)}` : '';
   const by = p.optimiser ? ` · ${p.optimiser}` : '';
-  return `${phase}step ${p.step} of at most ${p.maxSteps} · objective ${p.objective.toFixed(3)} · ${fmtSeconds(p.elapsedMs / 1000)}${by}`;
+  return `${at}${objective} · ${fmtSeconds(p.elapsedMs / 1000)}${by}`;
 }
 
 const CURVE_EVERY_MS = 1000;
