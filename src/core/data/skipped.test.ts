@@ -189,6 +189,53 @@ describe('key checks against the producer (issue 26)', () => {
     expect(ds.sources[0].producerCheck).toMatchObject({ agree: 2, total: 3, ties: 1 });
   });
 
+  it('HELM joint adapter: keys agree with exact_match of the written letter; a contrary one refuses', async () => {
+    const state = (id: string, key: number, wrote: string, top: Record<string, number>) => ({
+      instance: {
+        input: { text: `question ${id}` },
+        references: ['x', 'y', 'z'].map((t, k) => ({
+          output: { text: `${t}${id}` },
+          tags: k === key ? ['correct'] : [],
+        })),
+        split: 'test',
+        id,
+      },
+      train_trial_index: 0,
+      output_mapping: { A: `x${id}`, B: `y${id}`, C: `z${id}` },
+      result: {
+        success: true,
+        completions: [
+          {
+            text: wrote,
+            logprob: top[wrote],
+            tokens: [{ text: wrote, logprob: top[wrote], top_logprobs: top }],
+          },
+        ],
+      },
+    });
+    const doc = (wrote2: string) => ({
+      adapter_spec: { method: 'multiple_choice_joint', model: 'org/m' },
+      request_states: [
+        state('1', 1, 'B', { B: -0.1, A: -2.5, ' C': -3 }),
+        state('2', 0, wrote2, { B: -0.2, A: -1.9, C: -4 }),
+      ],
+    });
+    const name = 'runs/mmlu:subject=x,model=org_m/scenario_state.json';
+    const ds = await loadDataset([{ name, text: JSON.stringify(doc('B')) }]);
+    expect(ds.sources[0].producerCheck).toEqual({
+      producer: 'HELM',
+      metric: 'exact_match',
+      agree: 2,
+      total: 2,
+      ties: 0,
+    });
+    // Instance 2's written letter A would be right, but its log-probabilities put B first.
+    await expectDataError(loadDataset([{ name, text: JSON.stringify(doc('A')) }]), {
+      file: name,
+      message: /disagree with HELM's own exact_match on 1 of 2 records/,
+    });
+  });
+
   it('HELM (separate adapter) has no per-record score of its own to check against', async () => {
     const [f] = helmState(cells);
     const ds = await loadDataset([{ name: f.name, text: f.text! }]);
