@@ -222,6 +222,39 @@ describe("harness keys checked against the harness's own score", () => {
     );
   });
 
+  it('WSC273 (multiple input, doc_to_text: label): the gold from doc.label over doc.options', () => {
+    const text =
+      'The city councilmen refused the demonstrators a permit because they feared violence.';
+    const ctx = (o: string) =>
+      `The city councilmen refused the demonstrators a permit because ${o}`;
+    const rec = (label: number, lls: number[], acc: number) =>
+      JSON.stringify({
+        doc_id: 0,
+        doc: {
+          text,
+          pronoun: 'they',
+          pronoun_loc: 63,
+          options: ['The city councilmen', 'The demonstrators'],
+          label,
+        },
+        target: ' feared violence.',
+        arguments: [
+          [ctx('The city councilmen'), '  feared violence.'],
+          [ctx('The demonstrators'), '  feared violence.'],
+        ],
+        filtered_resps: pairs(lls),
+        acc,
+      });
+    const b = readFile('samples_wsc273_2024-01-01T00-00-00.jsonl', [rec(0, [-3, -4], 1)]);
+    expect(b.itemKey).toEqual([0]);
+    expect(b.itemText[0]?.options).toEqual(['The city councilmen', 'The demonstrators']);
+    // A label that the harness's own acc contradicts is refused by the key check.
+    const e = thrown(() =>
+      readFile('samples_wsc273_2024-01-01T00-00-00.jsonl', [rec(1, [-3, -4], 1)]),
+    );
+    expect(e.column).toBe('acc');
+  });
+
   it('refuses a multiple-input task whose gold it cannot read, naming the task', () => {
     const rec = JSON.parse(wino(0, 'got the cases.', '1', [-4, -5], 1)) as Record<string, unknown>;
     rec.doc = { sentence: 'So _ got the cases.' };

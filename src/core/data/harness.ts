@@ -22,8 +22,9 @@
  * one continuation is scored after each, so `target` is that shared
  * continuation, not a choice. The harness takes the gold index from the task's
  * own `doc_to_text`; for Winogrande that is `doc.answer` ("1", "2") over
- * `doc.option1`, `doc.option2`, and so it is read here. Any other
- * multiple-input task is refused, naming it: its key would be a guess.
+ * `doc.option1`, `doc.option2`, for WSC273 `doc.label` over `doc.options`, and
+ * so they are read here. Any other multiple-input task is refused, naming it:
+ * its key would be a guess.
  *
  * Every record's key is checked against the harness's own per-record score
  * (`acc`: argmax of the log-likelihoods is the gold; `acc_norm`: the same after
@@ -264,11 +265,12 @@ class HarnessFileReader {
       throw err(
         `task '${this.task}' is a multiple-input task (each choice is a different context and ` +
           `the continuation ${quoted(shared)} is shared, so target names no choice); the harness ` +
-          "takes its gold index from the task's own doc_to_text, which this reader knows only " +
-          'for Winogrande-style documents (doc.option1, doc.option2, ... and doc.answer "1", "2", ...), ' +
-          'and this record has none: its key would be a guess, so the file is refused',
+          "takes its gold index from the task's own doc_to_text, which this reader knows for " +
+          'Winogrande-style documents (doc.option1, doc.option2, ... and doc.answer "1", "2", ...) ' +
+          'and WSC273-style ones (doc.options and doc.label), and this record is neither: its ' +
+          'key would be a guess, so the file is refused',
         'target',
-        'doc.option1..n and doc.answer',
+        'doc.option1..n and doc.answer, or doc.options and doc.label',
       );
     if (this.normalise && this.opts.lengthNormalise)
       throw err(

@@ -76,17 +76,24 @@ export function sharedContinuation(rec: Rec): string | null {
 
 /**
  * The gold index of a multiple-input record where the document says it the way
- * the harness's own task reads it: Winogrande's `doc.answer` ("1", "2") names
- * `doc.option1`, `doc.option2`. Null for any other document (never a guess).
+ * the harness's own task reads it (its `doc_to_text`): Winogrande and XWinograd
+ * (`gold_alias`: `doc.answer` "1", "2" names `doc.option1`, `doc.option2`) and
+ * WSC273 (`doc_to_text: label`: `doc.label` indexes `doc.options`). Null for any
+ * other document (never a guess).
  */
 export function multipleInputGold(rec: Rec, n: number): { key: number; options: string[] } | null {
   const doc = isRec(rec.doc) ? rec.doc : {};
-  const options = Array.from({ length: n }, (_, k) => doc[`option${k + 1}`]);
-  if (!options.every((o) => typeof o === 'string')) return null;
+  const numbered = Array.from({ length: n }, (_, k) => doc[`option${k + 1}`]);
   const answer = typeof doc.answer === 'number' ? String(doc.answer) : doc.answer;
-  if (typeof answer !== 'string' || !/^\d+$/.test(answer.trim())) return null;
-  const key = Number(answer.trim()) - 1;
-  return key >= 0 && key < n ? { key, options: options as string[] } : null;
+  if (numbered.every((o) => typeof o === 'string') && typeof answer === 'string') {
+    const key = /^\d+$/.test(answer.trim()) ? Number(answer.trim()) - 1 : -1;
+    return key >= 0 && key < n ? { key, options: numbered as string[] } : null;
+  }
+  const options = strings(doc.options);
+  const label = doc.label;
+  if (options && options.length === n && typeof label === 'number' && Number.isInteger(label))
+    return label >= 0 && label < n ? { key: label, options } : null;
+  return null;
 }
 
 /** `doc.choices` as a string list (`["..."]` or `{text: ["..."]}`), or null. */
