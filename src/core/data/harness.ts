@@ -85,7 +85,7 @@ type At = { file: string; line: number; column: string };
 /** The message for the older layout (checked at the start of the file). */
 export const OLDER_LAYOUT =
   'older lm-evaluation-harness layout (a JSON array of every sample record in one file, ' +
-  'as lm-eval 0.4.0 and 0.4.1 wrote <model_args>_<task>.jsonl in early 2024): not read; ' +
+  'as lm-eval 0.4 wrote <model_args>_<task>.jsonl until early 2024): not read; ' +
   're-run with a current lm-eval and --log_samples, which writes one record per line in ' +
   'samples_<task>_<datetime>.jsonl';
 
