@@ -20,13 +20,13 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
-  // Layers: core ← charts, worker, cli ← client, with boundary/ read by both
+  // Layers: core ← charts, report ← worker, cli ← client, with boundary/ read by both
   // sides of the worker boundary. Each layer may import only the ones below it.
-  layer('src/core/**/*.ts', ['client', 'charts', 'worker', 'cli', 'boundary', 'parity'], {
+  layer('src/core/**/*.ts', ['client', 'charts', 'worker', 'cli', 'boundary', 'parity', 'report'], {
     packages: ['react', 'react-dom', 'd3', 'd3-*', 'comlink'],
     why: 'core is pure TypeScript: no DOM, React, d3 or worker; nothing above it',
   }),
-  layer('src/charts/**/*.ts', ['client', 'worker', 'cli', 'parity'], {
+  layer('src/charts/**/*.ts', ['client', 'worker', 'cli', 'parity', 'report'], {
     packages: ['react', 'react-dom', 'comlink'],
     why: 'charts read core and boundary only',
   }),
@@ -34,11 +34,16 @@ export default tseslint.config(
     packages: ['react', 'react-dom', 'd3', 'd3-*'],
     why: 'the worker reads core and boundary only',
   }),
+  // The report (src/report) is read by the worker and the CLI: one builder, the same bytes.
+  layer('src/report/**/*.ts', ['client', 'charts', 'worker', 'cli', 'parity'], {
+    packages: ['react', 'react-dom', 'd3', 'd3-*', 'comlink', 'jsdom'],
+    why: 'the report reads core and boundary only and draws SVG as strings (no DOM), so the CLI and the worker give the same bytes',
+  }),
   layer('src/cli/**/*.ts', ['client', 'charts', 'worker', 'parity'], {
     packages: ['react', 'react-dom', 'd3', 'd3-*', 'comlink'],
     why: 'the CLI reads core and boundary only',
   }),
-  layer('src/boundary/**/*.ts', ['client', 'charts', 'worker', 'cli', 'parity'], {
+  layer('src/boundary/**/*.ts', ['client', 'charts', 'worker', 'cli', 'parity', 'report'], {
     packages: ['react', 'react-dom', 'd3', 'd3-*'],
     typesOnly: ['core'],
     why: 'boundary holds what crosses the worker boundary: core types, no code above core',

@@ -18,6 +18,7 @@ import {
   reliabilityCommand,
 } from './classical';
 import { DIF_USAGE, difCommand } from './dif';
+import { REPORT_USAGE, reportCommand } from './report';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; usage: string }> = {
   fit: { run: fitCommand, usage: FIT_USAGE },
@@ -34,6 +35,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; usage
   classical: { run: classicalCommand, usage: CLASSICAL_USAGE },
   reliability: { run: reliabilityCommand, usage: RELIABILITY_USAGE },
   dif: { run: difCommand, usage: DIF_USAGE },
+  report: { run: reportCommand, usage: REPORT_USAGE },
 };
 
 const GLOBAL_USAGE = `Flags for every command:

@@ -24,6 +24,7 @@ import type {
   LoadSource,
 } from '../boundary/protocol';
 import type { WorkerApi } from '../worker/worker';
+import type { ReportProgress } from '../report/types';
 import { AbortError, abortError, WorkerCrashedError } from './errors';
 
 export { abortError, isAbort, WorkerCrashedError } from './errors';
@@ -150,6 +151,22 @@ export class WorkerBridge {
     return this.call(signal, async (api) => {
       const ref = this.refOf(fit);
       return (ref !== null && (await api.psychKept(ref))) || api.psych(fit);
+    });
+  }
+
+  /** The benchmark audit report (HTML) of a fit of the loaded data, built in the worker; `date` is its one date line. */
+  report(
+    signal: AbortSignal,
+    fit: FitJson,
+    date: string,
+    onProgress: (p: ReportProgress) => void,
+  ): Promise<string> {
+    return this.call(signal, async (api, id) => {
+      // A fit the worker made is named, not sent; sent when the worker no longer keeps it.
+      const ref = this.refOf(fit);
+      const named =
+        ref === null ? null : await api.report(ref, date, Comlink.proxy(onProgress), id);
+      return named ?? (await api.report(fit, date, Comlink.proxy(onProgress), id)) ?? '';
     });
   }
 

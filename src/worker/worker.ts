@@ -18,6 +18,8 @@ import { difTable, psychBuffers, psychTables } from './psych';
 import { pickEngine, resolveChoice } from './engines';
 import { keepErrorFields } from '../boundary/errorTransfer';
 import { runEvaluation } from './evaluate';
+import { reportInWorker } from './report';
+import type { ReportProgress } from '../report/types';
 import type { EvalProgressReport, EvalReply, EvalRequest } from '../boundary/evaluateProtocol';
 import type {
   DerivedReply,
@@ -215,6 +217,29 @@ const api = {
     const ac = register(callId);
     try {
       return await runEvaluation(dataset, req, ac.signal, (p) => void onProgress(p));
+    } finally {
+      controllers.delete(callId);
+      release(onProgress);
+    }
+  },
+
+  /**
+   * The benchmark audit report (one HTML file) of a fit of the loaded data:
+   * `fit` itself, or the reference of a fit made here (null when no longer
+   * kept: the caller then sends the fit). Progress per section.
+   */
+  async report(
+    fit: FitJson | number,
+    date: string,
+    onProgress: (p: ReportProgress) => void,
+    callId: number,
+  ): Promise<string | null> {
+    const ac = register(callId);
+    try {
+      const f = typeof fit === 'number' ? kept.get(fit) : fit;
+      return f
+        ? await reportInWorker(f, loaded(), date, (p) => void onProgress(p), ac.signal)
+        : null;
     } finally {
       controllers.delete(callId);
       release(onProgress);

@@ -6,6 +6,7 @@ import type { FitEntry } from '../state';
 import { fmtSeconds } from '../format';
 import { slug } from '../slug';
 import { Chart } from './Chart';
+import { ReportButton } from './ReportButton';
 import { DataTable, fmtNum, type Column } from './DataTable';
 
 const COLUMNS: Column<FitEntry>[] = [
@@ -98,6 +99,7 @@ export function FitList(props: {
         <button type="button" onClick={exportJson} disabled={!shown}>
           Export fit.json
         </button>
+        {shown && <ReportButton fit={shown.fit} label={shown.label} />}
       </div>
       {props.fits.length > 1 && (
         <DataTable
