@@ -52,7 +52,10 @@ export function skippedReport(skipped: SkippedFile[]): string {
   ];
   for (const g of groups) {
     lines.push(`  ${g.reason} (${g.files.length}):`);
-    for (const f of g.files) lines.push(`    ${f.file}${f.line ? `:${f.line}` : ''}`);
+    for (const f of g.files)
+      lines.push(
+        `    ${f.file}${f.line ? `:${f.line}` : ''}${f.reason !== g.reason ? `: ${f.reason}` : ''}`,
+      );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -109,6 +109,7 @@ function SkippedFiles({ groups }: { groups: NonNullable<LoadedData['summary']['s
                 <li key={f.file} data-testid="skipped-file">
                   {f.file}
                   {f.line !== undefined ? `, line ${f.line}` : ''}
+                  {f.reason !== g.reason ? `: ${f.reason}` : ''}
                 </li>
               ))}
             </ul>

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dropEmptyLlms } from './assemble.ts';
+import { groupSkipped } from './summary.ts';
 import { loadDataset, type LoadInput, type LoadOptions } from './load.ts';
 import { harnessRecord } from './test-harnessRoot.ts';
 import { helmState, inspectJson, type Cells } from './test-results.ts';
@@ -115,6 +116,27 @@ describe('per-file isolation (issue 26)', () => {
     );
     expect(ds.llmIds).toEqual(['a', 'b']);
     expect(ds.observed.length).toBe(2 * ds.I);
+  });
+});
+
+describe('groupSkipped', () => {
+  it('groups reasons that differ only in quoted values and numbers; each file keeps its own', () => {
+    const gen = (task: string, answer: string) =>
+      `skipped: task '${task}' was run generatively (the model wrote its answer, '${answer}', instead)`;
+    const lfs = (n: string) => `this is a Git LFS pointer to a file of ${n} bytes; fetch it`;
+    const groups = groupSkipped([
+      { file: 'a', reason: gen('gsm8k', '18') },
+      { file: 'b', reason: lfs('1,234,567') },
+      { file: 'c', line: 3, reason: gen('winogrande', '1') },
+      { file: 'd', reason: lfs('12') },
+      { file: 'e', reason: 'not a format the workbench reads' },
+    ]);
+    expect(groups.map((g) => [g.reason, g.files.map((f) => f.file)])).toEqual([
+      [gen('gsm8k', '18'), ['a', 'c']],
+      [lfs('1,234,567'), ['b', 'd']],
+      ['not a format the workbench reads', ['e']],
+    ]);
+    expect(groups[0].files[1]).toEqual({ file: 'c', line: 3, reason: gen('winogrande', '1') });
   });
 });
 

@@ -2,17 +2,30 @@
 import { itemPreview, type ItemPreview } from './itemPreview.ts';
 import type { Dataset, LoadWarning, ProducerCheck, SkippedFile } from './types.ts';
 
-/** Skipped files with one reason. */
+/** Skipped files with one kind of reason; `reason` is the first file's. */
 export interface SkippedGroup {
   reason: string;
   files: SkippedFile[];
 }
 
-/** Skipped files grouped by reason, groups in order of their first file. */
+/** A reason with its particulars (quoted values, numbers) blanked: reasons alike share a group. */
+const kindOf = (reason: string) =>
+  reason.replace(/'[^']*'/g, "''").replace(/\d+(?:[.,]\d+)*/g, '#');
+
+/**
+ * Skipped files grouped by reason, groups in order of their first file. Reasons
+ * that differ only in quoted values and numbers (the task, the answer, a record
+ * number) share a group, labelled with its first file's reason; each file keeps
+ * its own.
+ */
 export function groupSkipped(skipped: SkippedFile[]): SkippedGroup[] {
-  const by = new Map<string, SkippedFile[]>();
-  for (const s of skipped) by.set(s.reason, [...(by.get(s.reason) ?? []), s]);
-  return [...by].map(([reason, files]) => ({ reason, files }));
+  const by = new Map<string, SkippedGroup>();
+  for (const s of skipped) {
+    const g = by.get(kindOf(s.reason));
+    if (g) g.files.push(s);
+    else by.set(kindOf(s.reason), { reason: s.reason, files: [s] });
+  }
+  return [...by.values()];
 }
 
 /** What `datasetSummary` returns. */
