@@ -43,7 +43,15 @@ const headers = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
-export default defineConfig({
+/**
+ * `--mode testbuild` (the e2e tests' and bench/browser's build) keeps the test
+ * hooks (worker/testHooks.ts: benchmarks, fault injection; the bridge on
+ * globalThis) and builds the WebGPU parity page (e2e/parity/); the production
+ * build has neither (e2e/bundle.spec.ts greps the built files).
+ */
+export const TEST_MODE = 'testbuild';
+
+export default defineConfig(({ mode }) => ({
   plugins: [react(), strictCsp()],
   worker: { format: 'es' },
   server: { headers },
@@ -51,11 +59,13 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: true,
-    // index.html is the app; webgpu-parity.html is the WebGPU engine's e2e test page.
+    // index.html is the app; a test build adds the WebGPU engine's e2e test page.
     rolldownOptions: {
       input: {
         main: fileURLToPath(new URL('index.html', import.meta.url)),
-        'webgpu-parity': fileURLToPath(new URL('webgpu-parity.html', import.meta.url)),
+        ...(mode === TEST_MODE && {
+          'webgpu-parity': fileURLToPath(new URL('e2e/parity/webgpu-parity.html', import.meta.url)),
+        }),
       },
     },
   },
@@ -64,4 +74,4 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 120_000,
   },
-});
+}));

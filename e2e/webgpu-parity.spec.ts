@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { NOMINAL_MODELS } from '../src/core/model/types';
-import type { ParityReport } from '../src/parity/parity';
+import type { ParityReport } from './parity/parity';
 
 /**
  * The fused WebGPU engine computes the fused CPU engine's cross-entropy and
@@ -14,7 +14,7 @@ test('the WebGPU engines (fused WGSL and tfjs-webgpu/webgl) match the fused CPU 
   test.setTimeout(120_000);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto('/webgpu-parity.html');
+  await page.goto('/e2e/parity/webgpu-parity.html');
   const result = page.locator('#result:is([data-state="done"], [data-state="error"])');
   await expect(result).toBeVisible({ timeout: 100_000 });
   const state = await result.getAttribute('data-state');

@@ -1,5 +1,6 @@
 /**
- * Browser benchmark: the production build in headless Chromium, fits in the
+ * Browser benchmark: the production build with its test hooks (vite --mode
+ * testbuild: the worker's bench method) in headless Chromium, fits in the
  * app's Web Worker.
  *
  *   npx tsx bench/browser/run.ts [--shape 189x5000] [--steps 2500] [--gpu-shape 20x200]
@@ -252,7 +253,18 @@ function build(): void {
   log(`building into ${DIST}`);
   const r = spawnSync(
     'npx',
-    ['vite', 'build', '--outDir', DIST, '--emptyOutDir', '--bypass-lock', '--logLevel', 'warn'],
+    [
+      'vite',
+      'build',
+      '--mode',
+      'testbuild',
+      '--outDir',
+      DIST,
+      '--emptyOutDir',
+      '--bypass-lock',
+      '--logLevel',
+      'warn',
+    ],
     { stdio: 'inherit' },
   );
   if (r.status !== 0) throw new Error(`vite build failed (exit ${r.status})`);

@@ -4,8 +4,10 @@ import { App } from './App';
 import { getBridge } from './bridge';
 import './styles.css';
 
-// A handle for end-to-end tests and debugging in the console.
-(globalThis as { __nrmWorkbench?: unknown }).__nrmWorkbench = { bridge: getBridge() };
+// A handle for the end-to-end tests and the browser bench, in a test build only
+// (vite --mode testbuild; see vite.config.ts).
+if (import.meta.env.MODE === 'testbuild')
+  (globalThis as { __nrmWorkbench?: unknown }).__nrmWorkbench = { bridge: getBridge() };
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

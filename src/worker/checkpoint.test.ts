@@ -4,7 +4,8 @@ import type { EngineName } from '../core/engines/types';
 import { FUSED_HANDLE, type EngineHandle } from '../core/fit/fit';
 import { DEFAULT_SETTINGS, type FitSettings } from '../core/fit/types';
 import { simulateNominal } from '../core/model/simulate';
-import { armDeviceLoss, cadence, fallbackChain, fitWithRecovery, isDeviceLost } from './checkpoint';
+import { cadence, fallbackChain, fitWithRecovery, isDeviceLost } from './checkpoint';
+import { armDeviceLoss, takeDeviceLoss } from './faults';
 import type { FitCheckpointRecord } from '../boundary/checkpoint';
 
 const ds = simulateNominal({ J: 6, I: 30, seed: 3, K: 4 }).data;
@@ -173,6 +174,7 @@ describe('fitWithRecovery', () => {
       cadence: EVERY_5,
       pickEngine,
       probe: noGpu,
+      faults: takeDeviceLoss,
     });
     expect(fit.notes).toContain(
       'WebGPU device lost at step 5; continued on fused from the checkpoint at step 5.',
@@ -182,6 +184,7 @@ describe('fitWithRecovery', () => {
       cadence: EVERY_5,
       pickEngine,
       probe: noGpu,
+      faults: takeDeviceLoss,
     });
     expect(again.notes.join(' ')).not.toMatch(/lost/);
     expect(again.engineReason).toBe(FUSED_HANDLE.reason);

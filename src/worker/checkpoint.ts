@@ -5,7 +5,7 @@
  */
 import type { Dataset } from '../core/data/types';
 import { probeEnvironment, resolveEngine, type EngineEnvironment } from '../core/engines/select';
-import type { Engine, EngineName } from '../core/engines/types';
+import type { EngineName } from '../core/engines/types';
 import { fitDatasetFull, type EngineHandle, type FitCheckpoint } from '../core/fit/fit';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
 import type { DeviceLoss, FitCheckpointRecord, ResumeFrom } from '../boundary/checkpoint';
@@ -45,7 +45,7 @@ export function isDeviceLost(e: unknown): boolean {
   );
 }
 
-const GPU_ENGINES: readonly EngineName[] = ['webgpu-fused', 'tfjs-webgpu'];
+export const GPU_ENGINES: readonly EngineName[] = ['webgpu-fused', 'tfjs-webgpu'];
 
 /**
  * Engines to try after `lost` lost its device, in order: tfjs-webgl (only on a
@@ -58,34 +58,6 @@ export function fallbackChain(lost: EngineName, env: EngineEnvironment): EngineN
   if (GPU_ENGINES.includes(lost) && glOk) chain.push('tfjs-webgl');
   if (lost !== 'fused') chain.push('fused');
   return chain;
-}
-
-let simulatedLoss = false;
-
-/** Test hook: the next fit on a WebGPU engine loses its device just after its first checkpoint. */
-export function armDeviceLoss(): void {
-  simulatedLoss = true;
-}
-
-/** Wraps a handle so its engine's evaluate rejects, as a lost device does, once `due()` is true. */
-function losingDevice(handle: EngineHandle, due: () => boolean): EngineHandle {
-  return {
-    ...handle,
-    async create(problem) {
-      const engine = await handle.create(problem);
-      const lossy: Engine = {
-        name: engine.name,
-        evaluate(nat, grad) {
-          if (!due()) return engine.evaluate(nat, grad);
-          const e = new Error('WebGPU device lost (simulated: destroyed)');
-          e.name = 'DeviceLostError';
-          return Promise.reject(e);
-        },
-        dispose: () => engine.dispose(),
-      };
-      return lossy;
-    },
-  };
 }
 
 export interface RecoveringFitOptions {
@@ -104,6 +76,11 @@ export interface RecoveringFitOptions {
   cadence?: Cadence;
   /** Awaited as the fit's L-BFGS phase starts (FitOptions.beforeLbfgs; a test hook). */
   beforeLbfgs?: () => Promise<void>;
+  /**
+   * Test builds only: the handle each attempt runs on, given its own and
+   * whether a checkpoint has been taken (faults.ts's simulated device loss).
+   */
+  faults?: (handle: EngineHandle, checkpointed: () => boolean) => EngineHandle;
 }
 
 /**
@@ -132,11 +109,7 @@ export async function fitWithRecovery(
       seen.saved = saved;
       o.onCheckpoint?.({ ...saved, x: Float64Array.from(saved.x) });
     };
-    let run = handle;
-    if (simulatedLoss && GPU_ENGINES.includes(handle.name)) {
-      simulatedLoss = false;
-      run = losingDevice(handle, () => seen.saved !== null);
-    }
+    const run = o.faults ? o.faults(handle, () => seen.saved !== null) : handle;
     try {
       const { json } = await fitDatasetFull(ds, settings, {
         signal: o.signal,

@@ -9,8 +9,10 @@ import type { EngineChoice } from '../core/engines/types';
 import type { FitJson, FitProgress, FitSettings } from '../core/fit/types';
 import type { CheckpointSaved, DeviceLoss, ResumeFrom } from '../boundary/checkpoint';
 import { CheckpointWriter, dropCheckpoint } from './checkpointStore';
-import { armDeviceLoss, fitWithRecovery } from './checkpoint';
-import { armLbfgsStall, takeLbfgsStall } from './stall';
+import { fitWithRecovery } from './checkpoint';
+import { takeDeviceLoss } from './faults';
+import { takeLbfgsStall } from './stall';
+import { testHooks, type TestHooks } from './testHooks';
 import { createBankApi } from './bank';
 import { readSources, release } from './sources';
 import { deriveInWorker } from './derive';
@@ -49,6 +51,21 @@ keepErrorFields();
  * machine stretched past 50 ms at 10 a second (bench/results.md, issue 12).
  */
 const FIT_PROGRESS_MS = 250;
+
+/**
+ * A test build (`vite build --mode testbuild`, as the e2e tests and the browser
+ * bench build): Vite replaces MODE at build time, so in the production build
+ * every test hook below is dead code, and dropped with the modules only it uses.
+ */
+const TEST_BUILD = import.meta.env.MODE === 'testbuild';
+
+/** The production build's test hooks: none. */
+const productHooks: TestHooks = {
+  bench: () => Promise.reject(new Error('benchmarks run only in a test build')),
+  simulateFailure: () => {
+    throw new Error('fault injection runs only in a test build');
+  },
+};
 
 let dataset: Dataset | null = null;
 /** Fits made here, so the client can refer to one instead of sending it back. */
@@ -182,14 +199,17 @@ const api = {
         signal: ac.signal,
         engine,
         onProgress: (p) => report.push((last = p)),
-        beforeLbfgs: takeLbfgsStall(
-          ac.signal,
-          () => last,
-          (p) => {
-            report.push(p);
-            report.flush();
-          },
-        ),
+        beforeLbfgs: TEST_BUILD
+          ? takeLbfgsStall(
+              ac.signal,
+              () => last,
+              (p) => {
+                report.push(p);
+                report.flush();
+              },
+            )
+          : undefined,
+        faults: TEST_BUILD ? takeDeviceLoss : undefined,
         resume,
         onCheckpoint: writer && ((c) => writer.push(c)),
         onDeviceLoss: onDeviceLoss && ((d) => void onDeviceLoss(d)),
@@ -267,25 +287,9 @@ const api = {
   ping(): true {
     return true;
   },
-  bench: async (c: import('./bench').BenchCall) => (await import('./bench')).runBench(c),
 
-  /**
-   * Fails on purpose so tests can exercise recovery: 'crash' throws outside any
-   * call (the Worker fires 'error'); 'oom' does so with a real failed allocation;
-   * 'hang' blocks this thread for good; 'device-lost' makes the next WebGPU fit
-   * lose its device after its first checkpoint; 'stall-lbfgs' holds the next
-   * fit at the start of its final L-BFGS phase until it is cancelled.
-   */
-  simulateFailure(kind: 'crash' | 'hang' | 'oom' | 'device-lost' | 'stall-lbfgs'): void {
-    if (kind === 'device-lost') armDeviceLoss();
-    else if (kind === 'stall-lbfgs') armLbfgsStall();
-    else if (kind === 'crash')
-      setTimeout(() => {
-        throw new Error('simulated crash');
-      }, 0);
-    else if (kind === 'oom') setTimeout(() => new ArrayBuffer(2 ** 45), 0);
-    else for (;;);
-  },
+  // Bench runs and fault injection: a test build only (testHooks.ts).
+  ...(TEST_BUILD ? testHooks : productHooks),
 };
 
 /** The worker's API as the bridge sees it (imported there as a type only). */

@@ -1,8 +1,14 @@
-import { createFusedEngine, evaluateFused } from '../core/engines/fused';
-import type { Engine, Problem } from '../core/engines/types';
-import { maxRelError, testProblem } from '../core/engines/tfjs/testing';
-import { createWebGpuEngine, type WebGpuEngineOptions } from '../core/engines/webgpu/engine';
-import { BINARY_MODELS, NOMINAL_MODELS, type Channel, type ModelType } from '../core/model/types';
+import { createFusedEngine, evaluateFused } from '../../src/core/engines/fused';
+import type { Engine, Problem } from '../../src/core/engines/types';
+import { maxRelError, testProblem } from '../../src/core/engines/tfjs/testing';
+import type { GateForm } from '../../src/core/model/gate';
+import { createWebGpuEngine, type WebGpuEngineOptions } from '../../src/core/engines/webgpu/engine';
+import {
+  BINARY_MODELS,
+  NOMINAL_MODELS,
+  type Channel,
+  type ModelType,
+} from '../../src/core/model/types';
 
 /** One comparison of the WebGPU engine against the fused CPU engine. */
 export interface ParityCase {
@@ -35,7 +41,7 @@ export interface ParityReport {
 
 /** tfjs-webgpu and tfjs-webgl against the fused engine, on the same problems. */
 async function compareTfjs(): Promise<ParityCase[]> {
-  const { createTfjsEngine } = await import('../core/engines/tfjs/engine');
+  const { createTfjsEngine } = await import('../../src/core/engines/tfjs/engine');
   const out: ParityCase[] = [];
   let seed = 51;
   for (const backend of ['webgpu', 'webgl'] as const) {
@@ -76,8 +82,9 @@ function makeProblem(
   channel: Channel,
   seed: number,
   scale = 0.8,
+  gate: GateForm = 'eq10',
 ): { problem: Problem; nat: Float64Array } {
-  return testProblem(model, { J, I, seed, scale, channel, missing: 0.15, salt: 17 });
+  return testProblem(model, { J, I, seed, scale, channel, missing: 0.15, salt: 17, gate });
 }
 
 async function compare(
@@ -86,9 +93,9 @@ async function compare(
   model: ModelType,
   channel: Channel,
   seed: number,
-  opts: WebGpuEngineOptions & { scale?: number } = {},
+  opts: WebGpuEngineOptions & { scale?: number; gate?: GateForm } = {},
 ): Promise<ParityCase> {
-  const { problem, nat } = makeProblem(model, channel, seed, opts.scale);
+  const { problem, nat } = makeProblem(model, channel, seed, opts.scale, opts.gate);
   const gRef = new Float64Array(nat.length);
   const ceRef = evaluateFused(problem, nat, gRef);
   const engine = await createWebGpuEngine(problem, device, opts);
@@ -167,6 +174,18 @@ export async function runParity(): Promise<ParityReport> {
     );
     cases.push(
       await compare(device, 'llmnrm, wide parameters', 'llmnrm', 'option', seed++, { scale: 2 }),
+    );
+    // The margin gate (model/gate.ts) on each channel; the cases above run eq. 10's.
+    const margin = { gate: 'margin' } as const;
+    for (const model of ['llmnrm', 'no-sharpness', 'no-position'] as const)
+      cases.push(await compare(device, `${model} margin gate`, model, 'option', seed++, margin));
+    cases.push(await compare(device, 'margin, binary channel', 'llmnrm', 'binary', seed++, margin));
+    cases.push(await compare(device, 'margin, wrong channel', 'llmnrm', 'wrong', seed++, margin));
+    cases.push(
+      await compare(device, 'margin, wide parameters', 'llmnrm', 'option', seed++, {
+        ...margin,
+        scale: 2,
+      }),
     );
     for (const model of BINARY_MODELS) {
       cases.push(await compare(device, model, model, 'binary', seed++));
