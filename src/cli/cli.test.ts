@@ -180,7 +180,7 @@ describe('llm-nrm errors end in one line (issue 26)', () => {
     const s = run(['fit', real, one, '--strict', '--out', path.join(dir, 'f.json')]);
     expect(s.status).toBe(1);
     expect(lastLine(s.stderr)).toMatch(
-      /^llm-nrm: invalid input: \S+log_formats\.eval: strict mode: 2 files could not be used; the first: no usable record/,
+      /^llm-nrm: invalid input: \S+log_formats\.eval: strict mode: this file could not be used: no usable record: 1 samples without choices/,
     );
   });
 

@@ -151,6 +151,9 @@ export async function loadSources(sources: ByteSource[], opts: LoadOptions = {})
   const builder = new DatasetBuilder();
   builder.sampler = ItemSampler.create(opts.sample);
   const { files, results } = await planSources(sources, builder, opts);
+  const strict = opts.strict === true;
+  // Strict mode stops at the first file that cannot be used, before reading the rest.
+  if (strict) refuseSkipped(builder, true);
   const longAt = files.findIndex((f) => f.format === 'long');
   if (longAt >= 0 && !files.some((f) => f.format === 'items'))
     throw new DataError(
@@ -175,13 +178,14 @@ export async function loadSources(sources: ByteSource[], opts: LoadOptions = {})
     };
     rowsBefore += await readIsolated(f, builder, opts, stream, results);
     bytesBefore += f.src.size;
+    if (strict) refuseSkipped(builder, true);
   }
   opts.signal?.throwIfAborted();
   if (builder.sampler) {
     const data = files.find((f) => f.format !== 'items') ?? files[0];
     if (data) builder.warn(sampleWarning(builder.sampler, data.src.name));
   }
-  refuseSkipped(builder, opts.strict === true);
+  refuseSkipped(builder, strict);
   return assembleDataset(builder, opts.maxDenseBytes);
 }
 
@@ -258,8 +262,8 @@ function refuseSkipped(builder: DatasetBuilder, strict: boolean): void {
   const first = skipped[0];
   if (strict)
     throw new DataError(
-      `strict mode: ${skipped.length} file${skipped.length > 1 ? 's' : ''} could not be used; ` +
-        `the first: ${first.message}`,
+      `strict mode: this file could not be used: ${first.message}` +
+        (skipped.length > 1 ? ` (and ${skipped.length - 1} more found so far)` : ''),
       first.file,
       first.line,
     );
