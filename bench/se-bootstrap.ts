@@ -1,24 +1,33 @@
 /**
  * Item-bootstrap check of the reported standard errors (issue 10, item 4):
- *   npx tsx bench/se-bootstrap.ts [file|sim] [B] [estimator]
+ *   npx tsx bench/se-bootstrap.ts [file|sim] [B] [settings as JSON, e.g. '{"gate":"eq10"}']
  * Fits the data with the default settings, refits B item-bootstrap resamples
  * and prints, per LLM and summarised, SE(θ)/sd(θ over refits) for the
  * conditional SE (items fixed, the old report) and the Laplace SE (fit.json).
+ * Each refit chooses its own prior strength λ, as a user's fit does; every
+ * resample is refitted at the full fit's λ too, so λ's share of the spread,
+ * √(sd² − sd_fixed²), is printed (issue 27).
  * Default file: public/demo/econ-reading.wide.csv (18 LLMs × 345 items).
  * Not run by the tests (minutes of CPU).
  */
 import { loadDatasetFromPaths } from '../src/core/data/node';
-import { itemBootstrap, ratioSummary } from '../src/core/fit/bootstrap';
+import { itemBootstrap, median, ratioSummary } from '../src/core/fit/bootstrap';
+import type { FitSettings } from '../src/core/fit/types';
 import { simulateNominal } from '../src/core/model/simulate';
 
-const [what = 'public/demo/econ-reading.wide.csv', bArg = '40'] = process.argv.slice(2);
+const [what = 'public/demo/econ-reading.wide.csv', bArg = '40', json = '{}'] =
+  process.argv.slice(2);
+const settings = JSON.parse(json) as Partial<FitSettings>;
 const B = Number(bArg);
 const ds =
   what === 'sim'
     ? simulateNominal({ J: 30, I: 120, seed: 5, concentration: 20 }).data
     : await loadDatasetFromPaths([what]);
-process.stderr.write(`${what}: ${ds.J} LLMs × ${ds.I} items, B = ${B}\n`);
-const rep = await itemBootstrap(ds, {}, B, 1, (b) => process.stderr.write(`\rrefit ${b + 1}/${B}`));
+process.stderr.write(`${what}: ${ds.J} LLMs × ${ds.I} items, B = ${B}, settings ${json}\n`);
+const rep = await itemBootstrap(ds, settings, B, 1, {
+  onRep: (b) => process.stderr.write(`\rrefit ${b + 1}/${B}`),
+  fixedStrength: true,
+});
 process.stderr.write('\n');
 const fmt = (v: number) => v.toFixed(3);
 console.log(`seMethod: ${rep.fit.seMethod}`);
@@ -47,3 +56,19 @@ console.log(`conditional SE / bootstrap sd: median ${fmt(o.median)}, worst ${fmt
 console.log(`Laplace SE / bootstrap sd:     median ${fmt(n.median)}, worst ${fmt(n.worst)}`);
 const w = ratioSummary(rep.seSandwich, rep.sd);
 console.log(`sandwich SE / bootstrap sd:    median ${fmt(w.median)}, worst ${fmt(w.worst)}`);
+const fixed = rep.sdFixed!;
+const within = (se: number[], sd: number[]) =>
+  se.filter((v, j) => v / sd[j] >= 0.5 && v / sd[j] <= 2).length / se.length;
+const f = ratioSummary(rep.se, fixed);
+console.log(`Laplace SE / sd at fixed λ:    median ${fmt(f.median)}, worst ${fmt(f.worst)}`);
+console.log(
+  `share of LLMs with Laplace SE / sd in [0.5, 2]: ${fmt(within(rep.se, rep.sd))} (λ re-chosen), ${fmt(within(rep.se, fixed))} (λ fixed)`,
+);
+const lam = [...rep.lambdas].sort((a, b) => a - b);
+console.log(
+  `λ: full fit ${rep.fit.settings.priorStrength}; refits ${lam[0]}–${lam[lam.length - 1]} (median ${median(lam)})`,
+);
+const share = rep.sd.map((v, j) => Math.sqrt(Math.max(0, v * v - fixed[j] * fixed[j])) / v);
+console.log(
+  `λ's share of the bootstrap sd, √(sd² − sd_fixed²)/sd: median ${fmt(median(share))}, max ${fmt(Math.max(...share))}`,
+);

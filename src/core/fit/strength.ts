@@ -1,19 +1,20 @@
 import { hideCells } from '../data/hide';
-import { itemHash } from '../data/sample';
 import { subsetDataset } from '../data/subset';
 import type { Dataset } from '../data/types';
 import { createFusedEngine } from '../engines/fused';
+import type { Problem } from '../engines/types';
+import { cellFolds, contentHashes, contentShare } from './cellFolds';
 import { specsAt, STRENGTH_GRID, type PriorOverride } from '../model/hprior';
 import { fastFit, FAST_WARMUP, mixedPrecision } from './fast';
 import type { OptimStep } from './optim';
 import { makeObjective, pose, type Posed } from './pose';
-import type { NominalFreeLayout } from '../model/params';
+import { binaryFreeLayout, nominalFreeLayout } from '../model/params';
 import { countPreconditioner } from './precond';
 import type { FitSettings, StrengthTrial } from './types';
 import type { EngineHandle } from './fit';
 import { blockCurvature } from './blocks';
 
-/** Below this many observed cells the split is too small to choose on: λ = 1. */
+/** Below this many observed cells there are too few to cross-validate on: λ = 1. */
 export const MIN_CELLS_TO_CHOOSE = 400;
 /**
  * Step cap of each inner fit of the search. The held-out loss needs a few
@@ -22,24 +23,25 @@ export const MIN_CELLS_TO_CHOOSE = 400;
  */
 export const INNER_MAX_STEPS = 200;
 /**
- * Above this many observed cells the search runs on a hashed share of the
- * items holding about this many cells. Every item keeps all its LLMs, so each
- * item's own evidence (what the item priors weigh against) is as in the full
- * set; the search costs at most about 4 × INNER_MAX_STEPS passes over this
- * many cells however large the data set (at the paper's 6 M cells, ~3% of a
- * full search).
+ * Above this many observed cells the search runs on a share of the items
+ * holding about this many cells, chosen by the items' content (cellFolds.ts).
+ * Every item keeps all its LLMs, so each item's own evidence (what the item
+ * priors weigh against) is as in the full set; the search costs at most about
+ * (4 + 1) × CV_FOLDS × INNER_MAX_STEPS passes over this many cells however
+ * large the data set.
  */
 export const SEARCH_MAX_CELLS = 200_000;
-/** Share of the training cells held out to choose the prior strength. */
-export const HOLDOUT_SHARE = 0.25;
+/** Folds of the cross-validation that chooses the prior strength: every training cell held out once. */
+export const CV_FOLDS = 5;
 
 export interface StrengthChoice {
   lambda: number;
   trials: StrengthTrial[];
   /**
-   * Free vector of the inner fit at the chosen λ: a warm start for the full
-   * fit. When the search ran on a share of the items, a start for the full
-   * problem built by `spreadShare` (null where it cannot be: binary models).
+   * Free vector at the chosen λ: the mean of the folds' inner fits there, a
+   * warm start for the full fit. When the search ran on a share of the items,
+   * a start for the full problem built by `spreadShare` (null where it cannot
+   * be: binary models).
    */
   x: Float64Array | null;
   /** True when the search ran on a share of the items. */
@@ -48,38 +50,11 @@ export interface StrengthChoice {
   reason: string;
 }
 
-/** FNV-1a of `text` continued from state `h` (0x811c9dc5 to start). */
-function fnv(h: number, text: string): number {
-  for (let q = 0; q < text.length; q++) {
-    h ^= text.charCodeAt(q);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
-
-/**
- * A seeded HOLDOUT_SHARE of the observed cells (j·I + i), chosen by a hash of
- * the LLM and item ids rather than their positions, so that the same cells in
- * any order or file format hold out the same cells (and give the same fit).
- * The hash of `${seed}\0${llm}\0${item}` in [0, 1); its LLM part is hashed
- * once per LLM and continued per item (the same value, far fewer strings).
- */
-function holdoutMask(ds: Dataset, seed: number): Uint8Array {
-  const mask = new Uint8Array(ds.J * ds.I);
-  for (let j = 0; j < ds.J; j++) {
-    const h = fnv(0x811c9dc5, `${seed}\u0000${ds.llmIds[j]}\u0000`);
-    for (let i = 0; i < ds.I; i++) {
-      const c = j * ds.I + i;
-      if (ds.observed[c]) mask[c] = fnv(h, ds.itemIds[i]) / 2 ** 32 < HOLDOUT_SHARE ? 1 : 0;
-    }
-  }
-  return mask;
-}
-
 /**
  * The items the search runs on: all of them up to `maxCells` observed cells,
- * else those whose seeded hash of the item id falls below maxCells / n (the
- * same items in any order or file format). `null` when all are kept.
+ * else a seeded share of about maxCells / n chosen by the items' content (the
+ * same items under any names, in any order or file format). `null` when all
+ * are kept.
  */
 export function searchItems(
   ds: Dataset,
@@ -88,10 +63,7 @@ export function searchItems(
   maxCells = SEARCH_MAX_CELLS,
 ): number[] | null {
   if (n <= maxCells) return null;
-  const share = maxCells / n;
-  const keep: number[] = [];
-  for (let i = 0; i < ds.I; i++) if (itemHash(ds.itemIds[i], seed) < share) keep.push(i);
-  return keep;
+  return contentShare(ds, maxCells / n, seed);
 }
 
 /** The choice when there is nothing to search: λ = 1, and why. */
@@ -99,13 +71,128 @@ function noSearch(reason: string): StrengthChoice {
   return { lambda: 1, trials: [], x: null, share: false, passes: 0, reason };
 }
 
+/** One fold's problem: trained without the fold's cells, scored on them. */
+interface Fold {
+  posed: Posed;
+  held: Problem;
+}
+
+function foldProblem(data: Dataset, folds: Uint8Array, k: number, settings: FitSettings): Fold {
+  const posed = pose(
+    hideCells(data, (c) => folds[c] === k),
+    settings,
+  );
+  const held = pose(
+    hideCells(data, (c) => folds[c] !== k),
+    settings,
+  ).problem;
+  return { posed, held };
+}
+
+/** What the inner fits share: settings, engine, cancellation and progress. */
+interface InnerContext {
+  settings: FitSettings;
+  override: PriorOverride;
+  engine: EngineHandle;
+  signal?: AbortSignal;
+  onStep?: (s: OptimStep) => void;
+}
+
+/** One fold's inner fits at each λ: summed held-out cross-entropy and end points. */
+interface FoldRun {
+  loss: number[];
+  x: Float64Array[];
+  converged: boolean[];
+  passes: number;
+}
+
+/**
+ * Fit fold `f` at each λ in turn, each fit from `starts[m]` (null: the end
+ * point of the previous λ; the first from the documented start with the
+ * warm-up when it has none), and score the held-out cells' total cross-entropy.
+ */
+async function runFold(
+  f: Fold,
+  lambdas: readonly number[],
+  starts: readonly (Float64Array | null)[],
+  ctx: InnerContext,
+): Promise<FoldRun> {
+  const { posed, held } = f;
+  const { settings } = ctx;
+  const eng = await ctx.engine.create(posed.problem);
+  const heldEngine = createFusedEngine(held);
+  const out: FoldRun = { loss: [], x: [], converged: [], passes: 0 };
+  try {
+    const obj = makeObjective(posed, eng);
+    const curvature = blockCurvature(posed, obj.f, {
+      kind: settings.curvature,
+      every: INNER_MAX_STEPS,
+    });
+    let x = posed.x0;
+    for (let m = 0; m < lambdas.length; m++) {
+      posed.P.priors = specsAt(posed.P.groups, lambdas[m], ctx.override);
+      const cold = m === 0 && !starts[m];
+      const res = await fastFit(obj.f, starts[m] ?? x, {
+        settings: { ...settings, steps: Math.min(settings.steps, INNER_MAX_STEPS) },
+        warm: cold ? (settings.warmup ?? FAST_WARMUP) : 0,
+        precond: countPreconditioner(posed),
+        loose: true,
+        coarse: mixedPrecision(settings),
+        curvature,
+        signal: ctx.signal,
+        onStep: ctx.onStep,
+      });
+      out.passes += res.passes;
+      x = res.x;
+      posed.P.toNatural(x, obj.nat);
+      out.loss.push(await heldEngine.evaluate(obj.nat, null));
+      out.x.push(Float64Array.from(x));
+      out.converged.push(res.converged);
+    }
+  } finally {
+    eng.dispose();
+    heldEngine.dispose();
+  }
+  return out;
+}
+
+/**
+ * The minimum of the parabola in log λ through the best grid point and its two
+ * neighbours (the best point itself at either end of the grid), to three
+ * significant digits: between grid points where the curve is flat, and the
+ * same λ whatever the last bits of the losses.
+ */
+export function refineStrength(grid: readonly number[], loss: readonly number[]): number {
+  let b = 0;
+  for (let m = 1; m < loss.length; m++) if (loss[m] < loss[b]) b = m;
+  if (b === 0 || b === grid.length - 1) return grid[b];
+  const [u0, u1, u2] = [grid[b - 1], grid[b], grid[b + 1]].map(Math.log);
+  const [l0, l1, l2] = [loss[b - 1], loss[b], loss[b + 1]];
+  // Vertex of the parabola through three points (u need not be evenly spaced).
+  const num = (u1 - u0) ** 2 * (l1 - l2) - (u1 - u2) ** 2 * (l1 - l0);
+  const den = (u1 - u0) * (l1 - l2) - (u1 - u2) * (l1 - l0);
+  const u = den > 0 || den < 0 ? u1 - num / (2 * den) : u1;
+  return Number(Math.exp(Math.min(u2, Math.max(u0, u))).toPrecision(3));
+}
+
+/** Mean of the folds' free vectors (a start for the full fit). */
+function meanOf(xs: readonly Float64Array[]): Float64Array {
+  const out = new Float64Array(xs[0].length);
+  for (const x of xs) for (let q = 0; q < x.length; q++) out[q] += x[q] / xs.length;
+  return out;
+}
+
 /**
  * Choose the prior strength λ (σ_g = λ · r_g for every group the user did not
- * fix) by held-out likelihood on the training cells only: fit on 75% of the
- * observed cells at each λ in STRENGTH_GRID (strongest first, each warm-started
- * from the last), score the model's own cross-entropy on the other 25%, keep
- * the best. The outer data a caller holds back never enter. docs/priors.md
- * compares this with empirical Bayes on real data.
+ * fix) by CV_FOLDS-fold cross-validation on the training cells only: the folds
+ * (cellFolds.ts) depend on the cells' values and `settings.seed`, never on
+ * names or order. Each fold is fitted at every λ in STRENGTH_GRID (fold 0
+ * strongest first, each warm-started from the last; every other fold from the
+ * previous fold's end point at the same λ), its held-out cells scored by the
+ * model's own cross-entropy, summed over folds. λ is the minimum of the
+ * parabola in log λ through the best grid point and its neighbours
+ * (`refineStrength`), where every fold is fitted once more. The outer data a
+ * caller holds back never enter. docs/priors.md says why and how stable it is.
  */
 export async function choosePriorStrength(
   ds: Dataset,
@@ -123,103 +210,184 @@ export async function choosePriorStrength(
   let n = 0;
   for (let c = 0; c < ds.J * ds.I; c++) n += ds.observed[c];
   const kept = searchItems(ds, n, settings.seed, o.maxCells);
-  const data = kept ? subsetDataset(ds, undefined, kept) : ds;
-  const mask = holdoutMask(data, settings.seed);
-  // Each split copy of the data set lives only while its problem is posed, so
-  // the search does not hold two more copies of a large data set throughout.
-  const posed = pose(
-    hideCells(data, (c) => mask[c] === 1),
-    settings,
-  );
-  if (posed.P.groups.every((G) => override[G.group] !== undefined))
+  const { data, llms, items } = canonicalOrder(ds, kept);
+  const groups = pose(data, settings).P.groups;
+  if (groups.every((G) => override[G.group] !== undefined))
     return noSearch('every group fixed by the user');
   if (n < MIN_CELLS_TO_CHOOSE)
     return noSearch(
-      `${n} cells are too few to hold out a quarter (need ${MIN_CELLS_TO_CHOOSE}); λ = 1`,
+      `${n} cells are too few to cross-validate on (need ${MIN_CELLS_TO_CHOOSE}); λ = 1`,
     );
-  const heldProblem = pose(
-    hideCells(data, (c) => mask[c] === 0),
-    settings,
-  ).problem;
-  const heldEngine = createFusedEngine(heldProblem);
-  const eng = await engine.create(posed.problem);
-  const trials: StrengthTrial[] = [];
-  let best: { lambda: number; x: Float64Array; loss: number } | null = null;
-  let x = posed.x0;
-  let passes = 0;
-  try {
-    const obj = makeObjective(posed, eng);
-    const precond = countPreconditioner(posed);
-    // Probed once per candidate: real data need fewer search passes (docs/optimiser.md).
-    const curvature = blockCurvature(posed, obj.f, {
-      kind: settings.curvature,
-      every: INNER_MAX_STEPS,
-    });
-    for (const lambda of STRENGTH_GRID) {
-      posed.P.priors = specsAt(posed.P.groups, lambda, override);
-      const res = await fastFit(obj.f, x, {
-        settings: { ...settings, steps: Math.min(settings.steps, INNER_MAX_STEPS) },
-        warm: trials.length === 0 ? (settings.warmup ?? FAST_WARMUP) : 0,
-        precond,
-        loose: true,
-        coarse: mixedPrecision(settings),
-        curvature,
-        signal: o.signal,
-        onStep: o.onStep,
-      });
-      passes += res.passes;
-      x = res.x;
-      posed.P.toNatural(x, obj.nat);
-      const loss = (await heldEngine.evaluate(obj.nat, null)) / Math.max(1, heldProblem.cells.n);
-      trials.push({ lambda, heldOutLoss: loss, converged: res.converged });
-      if (!best || loss < best.loss) best = { lambda, x: Float64Array.from(x), loss };
-    }
-  } finally {
-    eng.dispose();
-    heldEngine.dispose();
-  }
-  const on = `${Math.round(HOLDOUT_SHARE * 100)}% of the training cells`;
-  const start = kept ? (o.full ? spreadShare(best!.x, posed, kept, o.full) : null) : best!.x;
+  const folds = cellFolds(data, CV_FOLDS, settings.seed);
+  const ctx: InnerContext = { settings, override, engine, signal: o.signal, onStep: o.onStep };
+  const grid = await searchGrid(data, folds, ctx);
+  const lambda = refineStrength(STRENGTH_GRID, grid.loss);
+  const onGrid = STRENGTH_GRID.indexOf(lambda);
+  const last = onGrid >= 0 ? null : await refinedRun(data, folds, lambda, grid.runs, ctx);
+  const trials = [...grid.trials, ...(last ? [last.trial] : [])];
+  const x = meanOf(last ? last.x : grid.runs.map((r) => r.x[onGrid]));
+  const full = o.full ?? (kept ? null : pose(ds, settings));
+  const start = full ? spreadShare(x, last?.posed ?? grid.posed, items, full, llms) : null;
   return {
-    lambda: best!.lambda,
+    lambda,
     trials,
     x: start,
     share: kept !== null,
-    passes,
-    reason: kept
-      ? `held-out cross-entropy on ${on} of ${kept.length} of the ${ds.I} items (a hashed share: the data set has ${n} cells, above ${o.maxCells ?? SEARCH_MAX_CELLS})${start ? '; the final fit starts from its end point' : ''}`
-      : `held-out cross-entropy on ${on}`,
+    passes: grid.passes + (last?.passes ?? 0),
+    reason: strengthReason(lambda, onGrid < 0, kept, ds.I, n, o.maxCells, start !== null),
   };
 }
 
 /**
- * A start for the full problem from the search's end point on a share of the
- * items: the LLM parameters (θ, s, δ, ρ) and the gate (w0, κ) as the share
- * left them, the searched items' slopes and intercepts too; every other item
- * keeps the documented start (`full.x0`). Nominal models only (null otherwise).
+ * The search's copy of the data: the items it runs on (`kept`, or all) and
+ * every LLM, each sorted by its content hash (cellFolds.ts), so that the same
+ * cells under any names and in any order give the search the same arrays and
+ * the same result to the last bit. `llms[a]` and `items[b]` are the indices in
+ * `ds` of the copy's LLM a and item b. Ties are exact copies, whose order
+ * does not change the arrays.
+ */
+export function canonicalOrder(
+  ds: Dataset,
+  kept: number[] | null,
+): { data: Dataset; llms: number[]; items: number[] } {
+  const sub = kept ? subsetDataset(ds, undefined, kept) : ds;
+  const h = contentHashes(sub);
+  const byHash = (hash: Uint32Array) =>
+    Array.from(hash.keys()).sort((a, b) => hash[a] - hash[b] || a - b);
+  const js = byHash(h.llm);
+  const is = byHash(h.item);
+  return {
+    data: subsetDataset(sub, js, is),
+    llms: js,
+    items: is.map((b) => (kept ? kept[b] : b)),
+  };
+}
+
+/** The grid's folds, run fold by fold; losses per cell summed over folds. */
+async function searchGrid(data: Dataset, folds: Uint8Array, ctx: InnerContext) {
+  const runs: FoldRun[] = [];
+  let posed: Posed | null = null;
+  let nHeld = 0;
+  for (let k = 0; k < CV_FOLDS; k++) {
+    const f = foldProblem(data, folds, k, ctx.settings);
+    posed ??= f.posed;
+    nHeld += f.held.cells.n;
+    const starts = STRENGTH_GRID.map((_, m) => (k === 0 ? null : runs[k - 1].x[m]));
+    runs.push(await runFold(f, STRENGTH_GRID, starts, ctx));
+  }
+  const loss = STRENGTH_GRID.map((_, m) => runs.reduce((s, r) => s + r.loss[m], 0) / nHeld);
+  const trials: StrengthTrial[] = STRENGTH_GRID.map((lambda, m) => ({
+    lambda,
+    heldOutLoss: loss[m],
+    converged: runs.every((r) => r.converged[m]),
+  }));
+  const passes = runs.reduce((s, r) => s + r.passes, 0);
+  return { runs, loss, trials, passes, posed: posed!, nHeld };
+}
+
+/** Every fold once more at the refined λ, from its end point at the nearest grid λ. */
+async function refinedRun(
+  data: Dataset,
+  folds: Uint8Array,
+  lambda: number,
+  runs: readonly FoldRun[],
+  ctx: InnerContext,
+) {
+  let near = 0;
+  STRENGTH_GRID.forEach((l, m) => {
+    if (Math.abs(Math.log(l / lambda)) < Math.abs(Math.log(STRENGTH_GRID[near] / lambda))) near = m;
+  });
+  let loss = 0;
+  let nHeld = 0;
+  let passes = 0;
+  let converged = true;
+  let posed: Posed | null = null;
+  const x: Float64Array[] = [];
+  for (let k = 0; k < CV_FOLDS; k++) {
+    const f = foldProblem(data, folds, k, ctx.settings);
+    posed ??= f.posed;
+    const r = await runFold(f, [lambda], [runs[k].x[near]], ctx);
+    loss += r.loss[0];
+    nHeld += f.held.cells.n;
+    passes += r.passes;
+    converged &&= r.converged[0];
+    x.push(r.x[0]);
+  }
+  const trial: StrengthTrial = { lambda, heldOutLoss: loss / nHeld, converged };
+  return { trial, x, passes, posed: posed! };
+}
+
+/** fit.json's words for how λ was chosen. */
+function strengthReason(
+  lambda: number,
+  refined: boolean,
+  kept: number[] | null,
+  I: number,
+  n: number,
+  maxCells: number | undefined,
+  started: boolean,
+): string {
+  const how =
+    `${CV_FOLDS}-fold cross-validation on the training cells (every cell held out once; ` +
+    `folds dealt within each item by the cells' values, not their names or order)` +
+    (refined
+      ? `; λ = ${lambda} is the minimum of the parabola in log λ through the best of ${STRENGTH_GRID.join(', ')} and its neighbours`
+      : `; λ = ${lambda} is the best of ${STRENGTH_GRID.join(', ')}`);
+  if (!kept) return how;
+  return (
+    `${how}; on ${kept.length} of the ${I} items (a share chosen by the items' content: ` +
+    `the data set has ${n} cells, above ${maxCells ?? SEARCH_MAX_CELLS})` +
+    (started ? '; the final fit starts from its end point' : '')
+  );
+}
+
+/**
+ * A start for the full problem from the search's end point (on its own copy
+ * of the data, `canonicalOrder`): the LLM parameters (θ, s, δ, ρ) and the gate
+ * (w0, κ) as the search left them, the searched items' parameters too; where
+ * the search ran on a share, every other item keeps the documented start
+ * (`full.x0`). `items[b]` and `llms[a]` are the full problem's indices of the
+ * search's item b and LLM a (LLMs in the same order when omitted).
  */
 export function spreadShare(
   x: Float64Array,
   share: Posed,
-  kept: readonly number[],
+  items: readonly number[],
   full: Posed,
+  llms?: readonly number[],
 ): Float64Array | null {
-  if (share.problem.kind !== 'nominal' || full.problem.kind !== 'nominal') return null;
-  const S = (share.P as unknown as { free: NominalFreeLayout }).free;
-  const F = (full.P as unknown as { free: NominalFreeLayout }).free;
-  const ks = share.problem.layout.Kmax;
-  const kf = full.problem.layout.Kmax;
-  const J = full.problem.layout.J;
   const out = Float64Array.from(full.x0);
   const copy = (from: number, to: number, n: number) => out.set(x.subarray(from, from + n), to);
-  const k = Math.min(ks, kf);
-  for (let j = 0; j < J; j++) {
-    out[F.theta + j] = x[S.theta + j];
-    if (F.delta > F.sBar) out[F.sBar + j] = x[S.sBar + j];
-    if (F.rho > F.delta) copy(S.delta + j * ks, F.delta + j * kf, k);
-    if (F.a > F.rho) copy(S.rho + j * ks, F.rho + j * kf, k);
+  const J = full.problem.layout.J;
+  const jOf = (a: number) => (llms ? llms[a] : a);
+  if (share.problem.kind === 'binary' && full.problem.kind === 'binary') {
+    // The search runs in the default mode only.
+    const S = binaryFreeLayout(share.problem.layout, share.problem.model, 'default');
+    const F = binaryFreeLayout(full.problem.layout, full.problem.model, 'default');
+    for (let a = 0; a < J; a++) out[F.theta + jOf(a)] = x[S.theta + a];
+    if (F.nA === 1) out[F.a] = x[S.a];
+    items.forEach((i, b) => {
+      if (F.nA > 1) out[F.a + i] = x[S.a + b];
+      out[F.d + i] = x[S.d + b];
+      if (F.uBar > F.gBar) out[F.gBar + i] = x[S.gBar + b];
+      if (F.size > F.uBar) out[F.uBar + i] = x[S.uBar + b];
+    });
+    return out;
   }
-  kept.forEach((i, b) => {
+  if (share.problem.kind !== 'nominal' || full.problem.kind !== 'nominal') return null;
+  const S = nominalFreeLayout(share.problem.layout, share.problem.flags);
+  const F = nominalFreeLayout(full.problem.layout, full.problem.flags);
+  const ks = share.problem.layout.Kmax;
+  const kf = full.problem.layout.Kmax;
+  const k = Math.min(ks, kf);
+  for (let a = 0; a < J; a++) {
+    const j = jOf(a);
+    out[F.theta + j] = x[S.theta + a];
+    if (F.delta > F.sBar) out[F.sBar + j] = x[S.sBar + a];
+    if (F.rho > F.delta) copy(S.delta + a * ks, F.delta + j * kf, k);
+    if (F.a > F.rho) copy(S.rho + a * ks, F.rho + j * kf, k);
+  }
+  items.forEach((i, b) => {
     const K = full.problem.cells.nOptions[i];
     copy(S.a + b * ks, F.a + i * kf, K);
     copy(S.c + b * ks, F.c + i * kf, K);
