@@ -172,7 +172,7 @@ describe('llm-nrm errors end in one line (issue 26)', () => {
     const r = run(['fit', real, '--out', path.join(dir, 'f.json')]);
     expect(r.status).toBe(1);
     expect(lastLine(r.stderr)).toBe(
-      'llm-nrm: invalid input: no usable data file: 2 files gave nothing (listed above)',
+      'llm-nrm: invalid input: no usable data file: 4 files gave nothing (listed above)',
     );
     expect(r.stderr).toMatch(/log_formats\.eval: no usable record: 1 samples without choices/);
     expect(r.stderr).toMatch(/mmlu-summary-choices\.eval: .*run with --logprobs --top-logprobs/);
@@ -180,7 +180,7 @@ describe('llm-nrm errors end in one line (issue 26)', () => {
     const s = run(['fit', real, one, '--strict', '--out', path.join(dir, 'f.json')]);
     expect(s.status).toBe(1);
     expect(lastLine(s.stderr)).toMatch(
-      /^llm-nrm: invalid input: \S+log_formats\.eval: strict mode: this file could not be used: no usable record: 1 samples without choices/,
+      /^llm-nrm: invalid input: \S+_no-samples\.json: strict mode: this file could not be used: column samples: the log holds no samples \(its status is 'cancelled'\)$/,
     );
   });
 
@@ -190,7 +190,7 @@ describe('llm-nrm errors end in one line (issue 26)', () => {
     const r = run(['classical', real, two, '--out', path.join(dir, 'c.csv')]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(
-      /skipped 2 files that could not be used \(--strict makes this an error\):\n {2}no usable record: 1 samples without choices \(not multiple choice\) \(1\):\n {4}\S+log_formats\.eval\n/,
+      /skipped 4 files that could not be used \(--strict makes this an error\):\n(.*\n){2} {2}no usable record: 3 samples without choices \(not multiple choice\) \(2\):\n {4}\S+popularity\.json\n {4}\S+log_formats\.eval: no usable record: 1 samples without choices \(not multiple choice\)\n/,
     );
   });
 });

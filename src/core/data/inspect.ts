@@ -23,7 +23,7 @@ import { parentBenchmark } from './harnessRuns.ts';
 import { ProducerTally } from './producerCheck.ts';
 import { RecordSink } from './records.ts';
 import { labelIndex } from './values.ts';
-import { DataError, OPTION_LABELS } from './types.ts';
+import { DataError, OPTION_LABELS, quoted } from './types.ts';
 
 /** fflate decoder for ZIP method 93 (Zstandard): buffers the member, then decodes it. */
 class UnzipZstd implements UnzipDecoder {
@@ -169,6 +169,13 @@ export function readInspect(
   const task = String(ev.task ?? 'inspect')
     .split('/')
     .pop()!;
+  if (samples.length === 0)
+    throw new DataError(
+      `the log holds no samples (its status is ${quoted(String(header.status ?? 'unknown'))})`,
+      file,
+      undefined,
+      'samples',
+    );
   samples.forEach((s, n) => {
     const r = n + 1;
     if (!isRec(s)) throw sink.error(r, 'samples', 'not an object');

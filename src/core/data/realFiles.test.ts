@@ -23,6 +23,19 @@ describe('real Inspect and HELM files (issue 26)', () => {
     );
   });
 
+  it('Inspect 0.3.95 .json logs, cancelled: one without samples, one not multiple choice', async () => {
+    await expect(
+      loadDatasetFromPaths([at('inspect/2025-05-12T20-28-13-04-00_no-samples.json')]),
+    ).rejects.toThrow(
+      /no-samples\.json, column samples: the log holds no samples \(its status is 'cancelled'\)/,
+    );
+    await expect(
+      loadDatasetFromPaths([at('inspect/2025-05-12T20-28-13-04-00_popularity.json')]),
+    ).rejects.toThrow(
+      /popularity\.json: no usable record: 3 samples without choices \(not multiple choice\)/,
+    );
+  });
+
   it('HELM July 2024 joint adapter: no top_logprobs, so no value per option', async () => {
     await expect(
       loadDatasetFromPaths([at('helm/bbq-joint-qwen2-72b/scenario_state.json')]),
@@ -34,8 +47,10 @@ describe('real Inspect and HELM files (issue 26)', () => {
   it('the whole folder: every file listed with its own reason', async () => {
     const err = await loadDatasetFromPaths([at('inspect'), at('helm')]).catch((e: Error) => e);
     const lines = (err as Error).message.split('\n');
-    expect(lines[0]).toBe('no usable data file: 3 files gave nothing:');
+    expect(lines[0]).toBe('no usable data file: 5 files gave nothing:');
     expect(lines.slice(1).map((l) => path.relative(real, l.trim().split(': ')[0]))).toEqual([
+      'inspect/2025-05-12T20-28-13-04-00_no-samples.json',
+      'inspect/2025-05-12T20-28-13-04-00_popularity.json',
       'inspect/log_formats.eval',
       'inspect/mmlu-summary-choices.eval',
       'helm/bbq-joint-qwen2-72b/scenario_state.json',
