@@ -329,7 +329,7 @@ function strengthReason(
 ): string {
   const how =
     `${CV_FOLDS}-fold cross-validation on the training cells (every cell held out once; ` +
-    `folds dealt within each item by the cells' values, not their names or order)` +
+    `folds dealt within each item by the LLMs' accuracy from an offset drawn from the seed and the item's content, never by names or order)` +
     (refined
       ? `; λ = ${lambda} is the minimum of the parabola in log λ through the best of ${STRENGTH_GRID.join(', ')} and its neighbours`
       : `; λ = ${lambda} is the best of ${STRENGTH_GRID.join(', ')}`);
