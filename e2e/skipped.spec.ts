@@ -73,3 +73,23 @@ test('a mixed folder: the usable logs load, the rest are listed grouped by reaso
     { timeout: 60_000 },
   );
 });
+
+test('a folder with nothing usable: the error lists every file and why, one per line', async ({
+  page,
+}) => {
+  await page.goto('/?nodemo');
+  await waitState(page, 'empty');
+  await page
+    .getByTestId('folder-input')
+    .setInputFiles(path.resolve('src/core/data/fixtures/real/inspect'));
+  await waitState(page, 'error');
+  await expect(page.getByTestId('error-where')).toHaveText('File inspect');
+  const text = await page.getByTestId('error').innerText();
+  expect(text).toMatch(/no usable data file: 4 files gave nothing:\n/);
+  expect(text).toMatch(
+    /\n\s*inspect\/mmlu-summary-choices\.eval: no usable record: 1 samples without log-probabilities \(run with --logprobs --top-logprobs\)/,
+  );
+  expect(text).toMatch(
+    /\n\s*inspect\/log_formats\.eval: no usable record: 1 samples without choices/,
+  );
+});

@@ -20,7 +20,8 @@ export function Messages(props: {
               {error.column !== undefined && <>, column {error.column}</>}
             </p>
           )}
-          <p>{error.message}</p>
+          {/* pre-line: a list (every file that gave nothing, and why) keeps its lines */}
+          <p style={{ whiteSpace: 'pre-line' }}>{error.message}</p>
           <button type="button" className="small" onClick={onDismiss}>
             Dismiss
           </button>

@@ -269,12 +269,21 @@ function refuseSkipped(builder: DatasetBuilder, strict: boolean): void {
     );
   if (builder.blocks.length > 0) return;
   if (skipped.length === 1) throw builder.skipError(0);
-  const e = new DataError('no usable data file', first.file);
+  const e = new DataError('no usable data file', commonFolder(skipped.map((w) => w.file)));
   // The list is the message: DataError would cut it at 400 characters.
   e.message =
     `no usable data file: ${skipped.length} files gave nothing:\n` +
     skipped.map((w) => `  ${w.file}${w.line ? ` line ${w.line}` : ''}: ${w.message}`).join('\n');
   throw e;
+}
+
+/** The deepest folder holding every path ('' when none is shared). */
+function commonFolder(paths: string[]): string {
+  const split = paths.map((p) => p.split(/[\\/]/).slice(0, -1));
+  const out: string[] = [];
+  for (let k = 0; split.every((s) => k < s.length && s[k] === split[0][k]); k++)
+    out.push(split[0][k]);
+  return out.join('/') || '(the files given)';
 }
 
 function makeParser(
