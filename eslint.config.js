@@ -27,12 +27,24 @@ export default tseslint.config(
     packages: ['react', 'react-dom', 'd3', 'd3-*', 'comlink'],
     why: 'core is pure TypeScript: no DOM, React, d3 or worker; nothing above it',
   }),
+  // The core's product code runs in a browser as well: no Node built-in and nothing
+  // from the Node layer (src/node). Tests run in Node and may. Still to move out
+  // of the core by its owner: core/data/node.ts (file reading for the CLI), and
+  // the core/data test helpers (test-*.ts, bound for test/support).
+  layer('src/core/**/*.ts', ['client', 'charts', 'worker', 'cli', 'boundary', 'report', 'e2e'], {
+    packages: ['react', 'react-dom', 'd3', 'd3-*', 'comlink', 'node:*'],
+    folders: ['node'],
+    ignores: ['src/core/**/*.test.ts', 'src/core/data/test-*.ts', 'src/core/data/node.ts'],
+    why: 'core is runtime-neutral TypeScript: no Node built-in, DOM, React, d3 or worker; nothing above it',
+  }),
   layer('src/charts/**/*.ts', ['client', 'worker', 'cli', 'report', 'e2e'], {
     packages: ['react', 'react-dom', 'comlink'],
+    folders: ['node'],
     why: 'charts read core and boundary only',
   }),
   layer('src/worker/**/*.ts', ['client', 'charts', 'cli', 'e2e'], {
     packages: ['react', 'react-dom', 'd3', 'd3-*'],
+    folders: ['node'],
     why: 'the worker reads core and boundary only',
   }),
   // The report (src/report) is read by the worker and the CLI: one builder, the same bytes.
@@ -47,9 +59,15 @@ export default tseslint.config(
   layer('src/boundary/**/*.ts', ['client', 'charts', 'worker', 'cli', 'report', 'e2e'], {
     packages: ['react', 'react-dom', 'd3', 'd3-*'],
     typesOnly: ['core'],
+    folders: ['node'],
     why: 'boundary holds what crosses the worker boundary: core types, no code above core',
   }),
-  layer('src/client/**/*.{ts,tsx}', ['e2e'], {
+  // Node-only code above the core (worker threads, tfjs's module hook), for the CLI, tests, benches.
+  layer('src/node/**/*.ts', ['client', 'charts', 'worker', 'cli', 'report', 'e2e'], {
+    packages: ['react', 'react-dom', 'd3', 'd3-*', 'comlink'],
+    why: 'the Node layer reads core and boundary only',
+  }),
+  layer('src/client/**/*.{ts,tsx}', ['e2e', 'node'], {
     packages: [],
     why: 'the product never imports test-only code (e2e/, the parity page)',
   }),
@@ -61,11 +79,15 @@ export default tseslint.config(
 
 /**
  * One layer's import fence: no relative path through a folder of `banned`
- * (or, for `typesOnly`, only `import type` from it), and none of `packages`.
+ * (or, for `typesOnly`, only `import type` from it), or into a folder of
+ * `folders`, and none of `packages`; for `files` less `ignores`.
  */
-function layer(files, banned, { packages, why, typesOnly = [] }) {
+function layer(files, banned, { packages, why, typesOnly = [], folders = [], ignores = [] }) {
   const through = (names) => `(^|/)(${names.join('|')})(/|$)`;
   const patterns = [{ regex: through(banned), message: `Layer rule: ${why}.` }];
+  // Folders only (a file of the same name, e.g. core/data/node.ts, is not one).
+  if (folders.length)
+    patterns.push({ regex: `(^|/)(${folders.join('|')})/`, message: `Layer rule: ${why}.` });
   if (packages.length) patterns.push({ group: packages, message: `Layer rule: ${why}.` });
   if (typesOnly.length)
     patterns.push({
@@ -75,6 +97,7 @@ function layer(files, banned, { packages, why, typesOnly = [] }) {
     });
   return {
     files: [files],
+    ignores,
     rules: {
       'no-restricted-imports': 'off',
       '@typescript-eslint/no-restricted-imports': ['error', { patterns }],

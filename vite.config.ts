@@ -72,6 +72,8 @@ export default defineConfig(({ mode }) => ({
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     environment: 'node',
+    // tfjs's Node-only set-up (the wasm backend's files), which the core leaves to src/node.
+    setupFiles: ['src/node/tfjs.ts'],
     testTimeout: 120_000,
   },
 }));

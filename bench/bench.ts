@@ -15,10 +15,11 @@
  * bench/results.md and keeps the other's.
  */
 import os from 'node:os';
+import '../src/node/tfjs';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/core/engines/select';
 import type { EngineName } from '../src/core/engines/types';
-import { createNodeParallelEngine } from '../src/core/engines/parallel/node';
+import { createNodeParallelEngine } from '../src/node/parallel';
 import { fitDataset, FUSED_HANDLE } from '../src/core/fit/fit';
 import { makeObjective, pose } from '../src/core/fit/pose';
 import type { FitJson } from '../src/core/fit/types';

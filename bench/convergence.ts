@@ -7,7 +7,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createNodeParallelEngine } from '../src/core/engines/parallel/node';
+import { createNodeParallelEngine } from '../src/node/parallel';
 import { createFusedEngine } from '../src/core/engines/fused';
 import { loadDatasetFromPaths } from '../src/core/data/node';
 import type { Dataset } from '../src/core/data/types';

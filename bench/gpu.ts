@@ -23,9 +23,10 @@
  * which checks the script end to end (SwiftShader timings mean nothing).
  */
 import os from 'node:os';
+import '../src/node/tfjs';
 import { parseArgs } from 'node:util';
 import { createFusedEngine } from '../src/core/engines/fused';
-import { createNodeParallelEngine } from '../src/core/engines/parallel/node';
+import { createNodeParallelEngine } from '../src/node/parallel';
 import { createEngine } from '../src/core/engines/select';
 import type { Engine, EngineName, Problem } from '../src/core/engines/types';
 import { createWebGpuEngine } from '../src/core/engines/webgpu/engine';

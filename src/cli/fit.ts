@@ -1,7 +1,7 @@
 import { resolveEngine, createEngine } from '../core/engines/select';
 import os from 'node:os';
 import { MIN_CELLS_PER_THREAD } from '../core/engines/parallel/engine';
-import { createNodeParallelEngine } from '../core/engines/parallel/node';
+import { createNodeParallelEngine } from '../node/parallel';
 import type { EngineChoice, Problem } from '../core/engines/types';
 import type { EngineHandle } from '../core/fit/fit';
 import { fitDataset } from '../core/fit/fit';

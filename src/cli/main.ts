@@ -1,3 +1,4 @@
+import '../node/tfjs';
 import { DataError } from '../core/data/types';
 import { UsageError } from './args';
 import { loadSettings } from './io';

@@ -7,7 +7,7 @@ import { nominalFlags, nominalLayout } from '../../model/types';
 import { evaluateFused } from '../fused';
 import type { Problem } from '../types';
 import { createParallelFusedEngine, type ShardPort } from './engine';
-import { createNodeParallelEngine } from './node';
+import { createNodeParallelEngine } from '../../../node/parallel';
 import { createShardServer } from './serve';
 import type { ShardReply, ShardRequest } from './shard';
 import { shardRanges } from './shard';

@@ -5,12 +5,31 @@ export type TfjsBackend = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
 
 /** True under Node (CLI, tests), false in a browser window or worker. */
 export function inNode(): boolean {
-  return typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+  const proc = (globalThis as { process?: { versions?: { node?: string } } }).process;
+  return typeof proc?.versions?.node === 'string';
 }
 
-/** Imports a Node built-in without letting a browser bundler try to resolve it. */
-function nodeBuiltin<T>(name: string): Promise<T> {
-  return import(/* @vite-ignore */ name) as Promise<T>;
+/**
+ * What only Node does for tfjs: load its gradients (plain Node cannot import
+ * tfjs-core's ESM build as is) and find the wasm backend's files. Installed by
+ * src/node/tfjs.ts, which every Node entry point using a tfjs engine imports
+ * (the CLI, the benches, vitest's setup), so the core holds no Node code.
+ */
+export interface NodeTfjsHooks {
+  registerGradients(): Promise<void>;
+  /** The directory of the wasm backend's .wasm files, with a trailing separator. */
+  wasmDir(): Promise<string>;
+}
+
+let nodeHooks: NodeTfjsHooks | null = null;
+
+export function installNodeTfjs(hooks: NodeTfjsHooks): void {
+  nodeHooks = hooks;
+}
+
+function hooksForNode(): NodeTfjsHooks {
+  if (!nodeHooks) throw new Error('tfjs engines under Node need src/node/tfjs.ts imported first');
+  return nodeHooks;
 }
 
 let gradientsReady: Promise<void> | null = null;
@@ -20,7 +39,7 @@ let gradientsReady: Promise<void> | null = null;
  * its entry point (tree shaking), so autodiff needs
  * `@tensorflow/tfjs-core/dist/register_all_gradients`. Bundlers (Vite, Vitest)
  * load that ES module as is; plain Node cannot (its imports omit extensions and
- * the package is not marked as ESM), so there we fall back to a loader hook.
+ * the package is not marked as ESM), so there src/node/tfjs.ts's loader hook does.
  */
 export function ensureGradients(): Promise<void> {
   gradientsReady ??= (async () => {
@@ -29,61 +48,11 @@ export function ensureGradients(): Promise<void> {
       await import('@tensorflow/tfjs-core/dist/register_all_gradients');
     } catch (err) {
       if (!inNode()) throw err;
-      await registerGradientsInNode();
+      await hooksForNode().registerGradients();
     }
     if (!tf.getGradient('Exp')) throw new Error('tfjs gradients did not register');
   })();
   return gradientsReady;
-}
-
-/**
- * A module-loader hook (Node ≥ 20.6) that loads tfjs's ESM build under plain
- * Node: relative specifiers from tagged modules get `.js` (files before
- * directories: `./gradients` is both) and the files are loaded as ES modules.
- * The tag keeps the hook away from every other module. The ESM copy shares the
- * CJS copy's engine and registries, which tfjs keeps on `globalThis`.
- */
-const HOOK = `
-import { existsSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-const TAG = '?tfjs-esm';
-const isFile = (u) => existsSync(fileURLToPath(u)) && statSync(fileURLToPath(u)).isFile();
-export async function resolve(spec, ctx, next) {
-  const p = ctx.parentURL;
-  if (p && p.endsWith(TAG) && (spec.startsWith('./') || spec.startsWith('../'))) {
-    const base = new URL(spec, p).href.split('?')[0];
-    for (const c of [base, base + '.js', base + '/index.js']) {
-      if (c.endsWith('.js') && isFile(c)) return { url: c + TAG, format: 'module', shortCircuit: true };
-    }
-  }
-  return next(spec, ctx);
-}
-export async function load(url, ctx, next) {
-  return next(url, url.endsWith(TAG) ? { ...ctx, format: 'module' } : ctx);
-}`;
-
-async function registerGradientsInNode(): Promise<void> {
-  const mod = await nodeBuiltin<typeof import('node:module')>('node:module');
-  const url = await nodeBuiltin<typeof import('node:url')>('node:url');
-  if (typeof mod.register !== 'function') {
-    throw new Error('tfjs engines need Node ≥ 20.6 (module.register) to load tfjs gradients');
-  }
-  mod.register('data:text/javascript,' + encodeURIComponent(HOOK));
-  const entry = mod.createRequire(import.meta.url).resolve('@tensorflow/tfjs-core/package.json');
-  const target = new URL('dist/register_all_gradients.js', url.pathToFileURL(entry));
-  await import(/* @vite-ignore */ target.href + '?tfjs-esm');
-}
-
-/** Points the wasm backend at the .wasm files in node_modules (Node only). */
-async function configureWasmForNode(): Promise<void> {
-  const wasm = await import('@tensorflow/tfjs-backend-wasm');
-  const mod = await nodeBuiltin<typeof import('node:module')>('node:module');
-  const path = await nodeBuiltin<typeof import('node:path')>('node:path');
-  const pkg = mod
-    .createRequire(import.meta.url)
-    .resolve('@tensorflow/tfjs-backend-wasm/package.json');
-  // A plain directory path with a trailing separator; emscripten reads it with fs.
-  wasm.setWasmPaths(path.join(path.dirname(pkg), 'dist') + path.sep);
 }
 
 /**
@@ -100,8 +69,10 @@ export async function activateBackend(name: TfjsBackend): Promise<void> {
         await import('@tensorflow/tfjs-backend-cpu');
         break;
       case 'wasm':
-        if (inNode()) await configureWasmForNode();
-        else await import('@tensorflow/tfjs-backend-wasm');
+        if (inNode()) {
+          const wasm = await import('@tensorflow/tfjs-backend-wasm');
+          wasm.setWasmPaths(await hooksForNode().wasmDir());
+        } else await import('@tensorflow/tfjs-backend-wasm');
         break;
       case 'webgl':
         await import('@tensorflow/tfjs-backend-webgl');

@@ -126,7 +126,9 @@ describe('tfjs engine', () => {
   });
 
   it('loads gradients and the wasm backend under plain Node (tsx, no bundler)', () => {
+    // A Node entry point installs tfjs's Node set-up (src/node/tfjs.ts) first, as the CLI does.
     const code = `
+      await import('./src/node/tfjs.ts');
       const { createTfjsEngine } = await import('./src/core/engines/tfjs/engine.ts');
       const { testProblem } = await import('./src/core/engines/tfjs/testing.ts');
       const { problem, nat } = testProblem('2pl');

@@ -3,4 +3,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('./thread.node.ts');
+await import('./thread.ts');
