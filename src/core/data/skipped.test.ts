@@ -106,6 +106,24 @@ describe('per-file isolation (issue 26)', () => {
     });
   });
 
+  it("one numeric generative harness file (issue 26's '1 choices') no longer stops the folder", async () => {
+    const numeric = {
+      doc_id: 0,
+      doc: { id: 'w' },
+      target: '1',
+      resps: [['1']],
+      filtered_resps: ['1'],
+    };
+    const ds = await loadDataset([
+      { name: 'a/samples_t_2025-01-01T00-00-00.jsonl', text: jsonl([good('a')]) },
+      { name: 'b/samples_t_2025-01-01T00-00-00.jsonl', text: jsonl([good('b')]) },
+      { name: 'b/samples_kobest_2025-01-01T00-00-00.jsonl', text: jsonl([numeric]) },
+    ]);
+    expect(ds.llmIds).toEqual(['a', 'b']);
+    expect(ds.itemIds).toEqual(['h1']);
+    expect(ds.skipped?.map((x) => x.file)).toEqual(['b/samples_kobest_2025-01-01T00-00-00.jsonl']);
+  });
+
   it('a model whose files were all skipped is no LLM', async () => {
     const opts: LoadOptions = {};
     const ds = await loadDataset(
