@@ -14,6 +14,7 @@ import {
 import { MODEL_TYPES } from '../core/model/types';
 import { num, oneOf, parse, UsageError } from './args';
 import { FIT_FLAG_OPTIONS, FIT_FLAG_USAGE, fitSettingsFromFlags } from './fitFlags';
+import { gateWords } from '../core/model/gate';
 import { loadData, writeOut } from './io';
 
 export const FIT_USAGE = `llm-nrm fit DATA... [--items items.csv] [--model ${MODEL_TYPES.join('|')}]
@@ -104,6 +105,8 @@ export async function fitCommand(argv: string[]): Promise<number> {
     `objective ${fit.objective.toFixed(4)}  cross-entropy ${fit.crossEntropy.toFixed(4)} (${fit.meanCrossEntropy.toFixed(5)}/cell)  penalty ${fit.penalty.toFixed(4)}  ${fit.steps} steps  ${fit.seconds.toFixed(2)} s\n`,
   );
   process.stderr.write(`${convergenceLine(fit)}\n`);
+  const gate = gateWords(fit);
+  if (gate) process.stderr.write(`${gate}\n`);
   if (fit.priors?.length)
     process.stderr.write(
       `priors: ${fit.priors.map((p) => `${p.group} sd ${p.sd.toPrecision(3)}${p.learned ? '' : ' (fixed)'}`).join(', ')}\n`,

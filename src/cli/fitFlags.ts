@@ -4,10 +4,11 @@
  */
 import { DEFAULT_SETTINGS, PAPER_ADAM, type FitSettings } from '../core/fit/types';
 import { parsePriorOverride } from '../core/model/hprior';
+import { GATE_FORMS } from '../core/model/gate';
 import { num, oneOf, UsageError } from './args';
 
 export const FIT_FLAG_USAGE =
-  '[--optimizer fast|adam] [--mode default|paper] [--steps N] [--tol X] [--gtol X] [--lr X] [--prior a=1,c=2,logS=0.3,...] [--precision mixed|float64] [--curvature blocks|counts]';
+  '[--optimizer fast|adam] [--mode default|paper] [--steps N] [--tol X] [--gtol X] [--lr X] [--prior a=1,c=2,logS=0.3,...] [--precision mixed|float64] [--curvature blocks|counts] [--gate margin|eq10]';
 
 export const FIT_FLAG_OPTIONS = {
   optimizer: { type: 'string' },
@@ -19,6 +20,7 @@ export const FIT_FLAG_OPTIONS = {
   prior: { type: 'string' },
   precision: { type: 'string' },
   curvature: { type: 'string' },
+  gate: { type: 'string' },
 } as const;
 
 export interface FitFlagValues {
@@ -31,6 +33,7 @@ export interface FitFlagValues {
   prior?: string;
   precision?: string;
   curvature?: string;
+  gate?: string;
 }
 
 /**
@@ -64,6 +67,14 @@ export function fitSettingsFromFlags(v: FitFlagValues, seed: number): Partial<Fi
     s.precision = oneOf(v.precision, 'precision', ['mixed', 'float64'] as const, 'mixed');
   if (v.curvature !== undefined)
     s.curvature = oneOf(v.curvature, 'curvature', ['blocks', 'counts'] as const, 'blocks');
+  if (v.gate !== undefined) {
+    // The fallback gate's form (model/gate.ts): paper mode is eq. 10 exactly.
+    s.gate = oneOf(v.gate, 'gate', GATE_FORMS, 'margin');
+    if (mode === 'paper' && s.gate === 'margin')
+      throw new UsageError(
+        "--gate margin applies to the default mode; paper mode uses eq. 10's gate.",
+      );
+  }
   if (v.prior !== undefined) {
     if (mode === 'paper')
       throw new UsageError('--prior applies to the default mode; paper mode is eq. 15 exactly.');

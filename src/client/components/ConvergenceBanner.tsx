@@ -1,4 +1,5 @@
 import type { FitEntry } from '../state';
+import { gateOf, gateWords } from '../../core/model/gate';
 
 /**
  * Says plainly whether the shown fit converged, why it stopped, and with what
@@ -52,11 +53,18 @@ export function ConvergenceBanner({
       </p>
     </details>
   ) : null;
+  const words = gateWords(f);
+  const gate = words ? (
+    <p className="small" data-testid="fit-gate" data-gate={gateOf(f)}>
+      {words}
+    </p>
+  ) : null;
   if (f.converged)
     return (
       <div className="fit-status muted" data-testid="fit-status" data-converged="true">
         Converged ({f.stopReason ?? 'gradient'}
         {norm}) after {f.steps} steps. {priors}
+        {gate}
         {trials}
       </div>
     );
@@ -71,6 +79,7 @@ export function ConvergenceBanner({
       <button type="button" className="primary" onClick={onContinue} disabled={busy}>
         Continue fitting
       </button>
+      {gate}
       {trials}
     </div>
   );

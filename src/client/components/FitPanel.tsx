@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { ENGINE_CHOICES, type EngineChoice } from '../../core/engines/types';
 import type { FitSettings, OptimizerName } from '../../core/fit/types';
 import type { Mode } from '../../core/model/params';
+import type { GateForm } from '../../core/model/gate';
 import { MODEL_TYPES, type ModelType } from '../../core/model/types';
 import type { EngineResolution } from '../../boundary/protocol';
 import { getBridge } from '../bridge';
@@ -106,6 +107,16 @@ export function FitPanel({
           <select value={s.mode} onChange={(e) => set('mode', e.target.value as Mode)}>
             <option value="default">well-posed (default)</option>
             <option value="paper">paper (eq. 15 as written)</option>
+          </select>
+        </Field>
+        <Field label="Fallback gate">
+          <select
+            value={s.mode === 'paper' ? 'eq10' : (s.gate ?? 'margin')}
+            disabled={s.mode === 'paper'}
+            onChange={(e) => set('gate', e.target.value as GateForm)}
+          >
+            <option value="margin">margin: σ[w0 − κ·f(θ)] (default)</option>
+            <option value="eq10">paper's eq. 10: σ[w0 − κ(θ − b̃)]</option>
           </select>
         </Field>
         <NumberField

@@ -3,7 +3,7 @@ import { gateChart } from '../../charts/gate';
 import { heatmapChart } from '../../charts/heatmap';
 import { sharpnessChart } from '../../charts/sharpness';
 import { thetaRankingChart } from '../../charts/thetaRanking';
-import { isBinary, nominalFlags, type NominalModel } from '../../core/model/types';
+import { isBinary, nominalTerms, type NominalModel } from '../../core/model/types';
 import { gateData, positionHeatmap, rankingRows, sharpnessRows } from '../chartData';
 import { Chart } from '../components/Chart';
 import { LlmAnswers } from './LlmAnswers';
@@ -12,7 +12,7 @@ import type { ViewProps } from './types';
 /** Ranking, sharpness, position bias, fallback and the chosen LLM's wrong answers. */
 export function LlmsView(props: ViewProps & { llm: string | null; onLlm: (id: string) => void }) {
   const { fit, ds, llm, onLlm } = props;
-  const flags = isBinary(fit.model) ? null : nominalFlags(fit.model as NominalModel);
+  const flags = isBinary(fit.model) ? null : nominalTerms(fit.model as NominalModel);
   const renderRank = useCallback(() => thetaRankingChart(rankingRows(fit)), [fit]);
   const renderSharp = useCallback(() => sharpnessChart(sharpnessRows(fit)), [fit]);
   const renderDelta = useCallback(() => heatmapChart(positionHeatmap(fit, 'delta')), [fit]);

@@ -9,6 +9,7 @@ import type { ItemText } from '../data/types';
 import type { FitJson, FitSettings, ItemResult, LlmResult } from '../fit/types';
 import type { Mode } from '../model/params';
 import type { ModelType } from '../model/types';
+import type { GateForm } from '../model/gate';
 
 export const BANK_SCHEMA = 'llm-nrm-bank/1';
 
@@ -45,6 +46,8 @@ export interface ItemBank {
   Kmax: number;
   /** Fallback gate intercept and slope (0 for models without the gate), with SEs when known. */
   global: { w0: number; kappa: number; w0SE?: number; kappaSE?: number };
+  /** The fallback gate's form (model/gate.ts), as the fit had it; absent: 'eq10' (older banks). */
+  gate?: GateForm;
   items: BankItem[];
   calibration: BankCalibration;
   provenance: BankProvenance;
@@ -77,6 +80,7 @@ export function bankFromFit(
     model: fit.model,
     Kmax: fit.Kmax,
     global: { ...fit.global },
+    ...(fit.gate ? { gate: fit.gate } : {}),
     items,
     calibration: {
       mode: fit.mode,
@@ -127,6 +131,7 @@ export function bankAsFit(bank: ItemBank): FitJson {
     engineReason: 'item bank',
     settings: bank.provenance.settings,
     Kmax: bank.Kmax,
+    ...(bank.gate ? { gate: bank.gate } : {}),
     llms: cal.llms,
     items,
     global: bank.global,

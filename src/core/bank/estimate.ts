@@ -9,7 +9,7 @@ import { argmaxAt } from '../model/cells';
 import { lbfgs } from '../fit/optim';
 import { PRIOR_SD } from '../model/params';
 import { sigmoid, softplus } from '../model/math';
-import { neutralTerms, type LlmTerms, type ModelItem, type ResponseModel } from './model';
+import { itemGate, neutralTerms, type LlmTerms, type ModelItem, type ResponseModel } from './model';
 
 /** One answered item: its index in the model and the target (K probabilities; binary: [correct]). */
 export interface Response {
@@ -109,8 +109,7 @@ function objective(
       continue;
     }
     const f = m.flags!;
-    const G = f.fallback ? sigmoid(m.w0 - m.kappa * (theta - it.bt)) : 0;
-    const dG = -m.kappa * G * (1 - G);
+    const { G, dG } = itemGate(m, it, theta);
     const K = it.K;
     let mx = -Infinity;
     for (let k = 0; k < K; k++) {

@@ -8,7 +8,7 @@ import { OPTION_LABELS, type Dataset } from '../data/types';
 import { nominalItemOf } from '../fit/info';
 import type { FitJson, ItemResult } from '../fit/types';
 import { informativeDistractors, probsAt } from '../model/itemfns';
-import { isBinary, nominalFlags, type NominalModel } from '../model/types';
+import { isBinary, nominalTerms, type NominalModel } from '../model/types';
 import { FLAG_DEFAULTS } from '../defaults';
 import { bankFromFit } from './bank';
 import { itemProblem, keySwapGain, type ItemProblem } from './keycheck';
@@ -330,7 +330,7 @@ export function flagItems(fit: FitJson, ds?: Dataset, opts: FlagOptions = {}): I
   const dataIndex = new Map(ds?.itemIds.map((id, i) => [id, i]) ?? []);
   const llmIndex = new Map(ds?.llmIds.map((id, j) => [id, j]) ?? []);
   const scale = isBinary(fit.model) ? 1 : slopeSeparation(fit.items);
-  const fallback = !isBinary(fit.model) && nominalFlags(fit.model as NominalModel).fallback;
+  const fallback = !isBinary(fit.model) && nominalTerms(fit.model as NominalModel).fallback;
   const out: ItemFlag[] = [];
   for (const it of fit.items) {
     const i = dataIndex.get(it.id);

@@ -16,6 +16,7 @@ import type { FitJson, ItemResult } from '../fit/types';
 import type { Cells } from '../model/cells';
 import { argmaxAt } from '../model/cells';
 import { isBinary, nominalFlags, nominalLayout, type NominalModel } from '../model/types';
+import { gateOf, type GateForm } from '../model/gate';
 
 /** One item's observed cells and the fitted LLM parameters, ready to refit (a, c). */
 export interface ItemProblem {
@@ -24,6 +25,8 @@ export interface ItemProblem {
   nat: Float64Array;
   layout: ReturnType<typeof nominalLayout>;
   model: NominalModel;
+  /** The fit's gate form (model/gate.ts). */
+  gate: GateForm;
   cells: Cells;
 }
 
@@ -36,7 +39,8 @@ export function itemProblem(
 ): ItemProblem | null {
   if (isBinary(fit.model) || !it.a || !it.c) return null;
   const model = fit.model as NominalModel;
-  const flags = nominalFlags(model);
+  const gate = gateOf(fit);
+  const flags = nominalFlags(model, gate);
   const K = it.nOptions;
   const Kmax = Math.max(fit.Kmax ?? ds.Kmax, K);
   const llmIndex = new Map(ds.llmIds.map((id, j) => [id, j]));
@@ -79,7 +83,7 @@ export function itemProblem(
     nOptions: Uint8Array.of(K),
     key: Uint8Array.of(0),
   };
-  return { K, nat, layout: L, model, cells };
+  return { K, nat, layout: L, model, gate, cells };
 }
 
 /** A refit: the cross-entropy reached and the (a, c) that reach it (a then c, K each). */
@@ -95,7 +99,7 @@ export interface Refit {
  */
 export function refitItem(p: ItemProblem, g: number, start?: Float64Array, maxIter = 200): Refit {
   const { K, layout: L, cells } = p;
-  const flags = nominalFlags(p.model);
+  const flags = nominalFlags(p.model, p.gate);
   cells.key[0] = g;
   const nat = Float64Array.from(p.nat);
   const grad = new Float64Array(L.size);

@@ -48,10 +48,10 @@ describe('one LLM’s response model on bank items', () => {
   it('gives the LLM-NRM cell distribution of eq. 13 (as the fitting code computes it)', () => {
     const bt = allBtilde(truth, L, data.nOptions, data.key);
     const ref = new Float64Array(L.Kmax);
-    const flags = nominalFlags('llmnrm');
+    const flags = nominalFlags('llmnrm', 'eq10');
     for (let j = 0; j < data.J; j++)
       for (let i = 0; i < data.I; i++) {
-        nominalProbs(truth, L, flags, j, i, data.nOptions[i], bt[i], ref);
+        nominalProbs(truth, L, flags, j, i, data.nOptions[i], data.key[i], bt[i], ref);
         const p = responseProbs(m, m.items[i], truth[L.theta + j], termsOf(j));
         p.forEach((v, k) => expect(v).toBeCloseTo(ref[k], 12));
       }

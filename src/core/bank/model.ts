@@ -8,6 +8,7 @@ import { binaryItemOf } from '../fit/info';
 import type { BinaryItem } from '../model/itemfns';
 import { binaryInfoAt, binaryProbAt } from '../model/itemfns';
 import { btilde } from '../model/btilde';
+import { gateDistance, gateOf } from '../model/gate';
 import { sigmoid } from '../model/math';
 import { isBinary, nominalFlags, type NominalFlags, type NominalModel } from '../model/types';
 import type { ItemBank } from './bank';
@@ -26,7 +27,7 @@ export interface ModelItem {
   key: number;
   a: Float64Array;
   c: Float64Array;
-  /** b̃ (eq. 10, guarded), recomputed from a, c and the key. */
+  /** b̃ (eq. 10, guarded), recomputed from a, c and the key (eq. 10's gate reads it). */
   bt: number;
   /** Binary models only. */
   bin?: BinaryItem;
@@ -36,6 +37,8 @@ export interface ModelItem {
 export interface ResponseModel {
   bank: ItemBank;
   flags: NominalFlags | null;
+  /** The gate's scratch (the margin's distractor weights), Kmax long. */
+  gateScratch: Float64Array;
   w0: number;
   kappa: number;
   Kmax: number;
@@ -45,7 +48,7 @@ export interface ResponseModel {
 
 export function responseModel(bank: ItemBank): ResponseModel {
   const binary = isBinary(bank.model);
-  const flags = binary ? null : nominalFlags(bank.model as NominalModel);
+  const flags = binary ? null : nominalFlags(bank.model as NominalModel, gateOf(bank));
   const w = new Float64Array(bank.Kmax);
   const items = bank.items.map((it): ModelItem => {
     const key = OPTION_LABELS.indexOf(it.key as (typeof OPTION_LABELS)[number]);
@@ -61,6 +64,7 @@ export function responseModel(bank: ItemBank): ResponseModel {
   return {
     bank,
     flags,
+    gateScratch: new Float64Array(bank.Kmax),
     w0: flags?.fallback ? bank.global.w0 : 0,
     kappa: flags?.fallback ? bank.global.kappa : 0,
     Kmax: bank.Kmax,
@@ -75,10 +79,37 @@ export function neutralTerms(Kmax: number): LlmTerms {
 }
 
 /**
+ * The gate G of a nominal model with the fallback at θ on an item, in the
+ * bank's form (model/gate.ts), and dG/dθ = −κ G (1 − G) d'(θ), with d = θ − b̃
+ * (eq. 10, d' = 1) or the item's margin f(θ) (d' = f'(θ)).
+ */
+export function itemGate(
+  m: ResponseModel,
+  it: ModelItem,
+  theta: number,
+): { G: number; dG: number } {
+  const f = m.flags!;
+  if (!f.fallback) return { G: 0, dG: 0 };
+  const { d, dTheta } = gateDistance(
+    f.gate,
+    theta,
+    it.bt,
+    it.a,
+    it.c,
+    0,
+    it.K,
+    it.key,
+    m.gateScratch,
+  );
+  const G = sigmoid(m.w0 - m.kappa * d);
+  return { G, dG: -m.kappa * G * (1 - G) * dTheta };
+}
+
+/**
  * Logits z_k and their θ-derivatives z'_k of the LLM-NRM for one LLM on one
  * item (into z, dz); returns the gate G. With v_k = a_k θ + c_k + δ_k and
- * G = σ(w0 − κ(θ − b̃)): z_k = (1 − G) s v_k + G ρ_k, so
- * z'_k = (1 − G) s a_k − κ G (1 − G)(ρ_k − s v_k).
+ * G = σ(w0 − κ d(θ)) (`itemGate`): z_k = (1 − G) s v_k + G ρ_k, so
+ * z'_k = (1 − G) s a_k + G'(θ)(ρ_k − s v_k).
  */
 export function nominalLogits(
   m: ResponseModel,
@@ -90,8 +121,7 @@ export function nominalLogits(
 ): number {
   const f = m.flags!;
   const s = f.sharpness ? t.s : 1;
-  const G = f.fallback ? sigmoid(m.w0 - m.kappa * (theta - it.bt)) : 0;
-  const dG = -m.kappa * G * (1 - G);
+  const { G, dG } = itemGate(m, it, theta);
   for (let k = 0; k < it.K; k++) {
     const v = it.a[k] * theta + it.c[k] + (f.position ? (t.delta[k] ?? 0) : 0);
     const r = f.fallback ? (t.rho[k] ?? 0) : 0;

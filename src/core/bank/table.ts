@@ -3,7 +3,7 @@
  * per (item, parameter, option), easy to read from R or Python.
  */
 import { OPTION_LABELS } from '../data/types';
-import { isBinary, nominalFlags, type NominalModel } from '../model/types';
+import { isBinary, nominalTerms, type NominalModel } from '../model/types';
 import type { ItemBank } from './bank';
 
 export interface ParameterRow {
@@ -61,7 +61,7 @@ export function bankToParameterTable(bank: ItemBank): ParameterRow[] {
       );
     rows.push({ ...base, parameter: 'b', option: '', value: it.b, se: it.bSE ?? NaN });
   }
-  if (!binary && nominalFlags(bank.model as NominalModel).fallback) {
+  if (!binary && nominalTerms(bank.model as NominalModel).fallback) {
     const g = { item: '(global)', benchmark: '', class: 'llmnrm-gate', key: '', option: '' };
     rows.push({ ...g, parameter: 'w0', value: bank.global.w0, se: bank.global.w0SE ?? NaN });
     rows.push({

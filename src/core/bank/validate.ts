@@ -1,6 +1,7 @@
 /** Checking a bank file before anything scores against it. */
 import { MAX_OPTIONS, OPTION_LABELS } from '../data/types';
 import { isBinary, MODEL_TYPES, type ModelType } from '../model/types';
+import { GATE_FORMS, type GateForm } from '../model/gate';
 import { BANK_SCHEMA, type ItemBank } from './bank';
 
 /** A bank that cannot be used; `problems` lists every finding, the message the first few. */
@@ -44,6 +45,8 @@ export function validateBank(json: unknown, source = 'bank'): ItemBank {
   const g = json.global;
   if (!isObj(g) || !isNum(g.w0) || !isNum(g.kappa) || g.kappa < 0)
     bad.push('global must hold finite w0 and kappa ≥ 0');
+  if (json.gate !== undefined && !GATE_FORMS.includes(json.gate as GateForm))
+    bad.push(`gate is ${JSON.stringify(json.gate)}, expected one of ${GATE_FORMS.join(', ')}`);
   if (!isObj(json.calibration) || !Array.isArray(json.calibration.llms))
     bad.push('calibration.llms is missing');
   const p = json.provenance;

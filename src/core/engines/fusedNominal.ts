@@ -1,4 +1,5 @@
 import { btilde } from '../model/btilde';
+import { addMarginGradient, margin as marginAt, marginSlope } from '../model/gate';
 import type { Cells } from '../model/cells';
 import type { Channel, NominalFlags, NominalLayout } from '../model/types';
 
@@ -26,14 +27,19 @@ export function nominalCE(
   const w0 = nat[L.w0];
   const kappa = nat[L.kappa];
   const scratch = new Float64Array(Kmax);
-  // b̃ per item: needed by the gate only.
+  const margin = flags.gate === 'margin';
+  // b̃ per item: needed by eq. 10's gate only.
   const bt = new Float64Array(I);
-  if (flags.fallback) {
+  if (flags.fallback && !margin) {
     for (let i = 0; i < I; i++) {
       bt[i] = btildeAt(nat, L, i, nOptions[i], key[i], scratch);
     }
   }
-  const gbt = grad && flags.fallback ? new Float64Array(I) : null;
+  const gbt = grad && flags.fallback && !margin ? new Float64Array(I) : null;
+  // The margin gate's distractor weights at the cell's θ (gate.ts `margin`).
+  const wm = new Float64Array(Kmax);
+  const na = nat.subarray(L.a);
+  const nc = nat.subarray(L.c);
   if (grad) grad.fill(0);
   const z = new Float64Array(Kmax);
   const u = new Float64Array(Kmax);
@@ -50,8 +56,18 @@ export function nominalCE(
     const ci = L.c + i * Kmax;
     const dj = L.delta + j * Kmax;
     const rj = L.rho + j * Kmax;
+    const g = key[i];
     let G = 0;
-    if (flags.fallback) G = 1 / (1 + Math.exp(-(w0 - kappa * (theta - bt[i]))));
+    // The gate's distance d (θ − b̃ or f_i(θ)) and dd/dθ.
+    let d = 0;
+    let dTheta = 1;
+    if (flags.fallback) {
+      if (margin) {
+        d = marginAt(na, nc, i * Kmax, K, g, theta, wm);
+        dTheta = marginSlope(na, i * Kmax, K, g, wm);
+      } else d = theta - bt[i];
+      G = 1 / (1 + Math.exp(-(w0 - kappa * d)));
+    }
     let m = -Infinity;
     for (let k = 0; k < K; k++) {
       v[k] = nat[ai + k] * theta + nat[ci + k] + (flags.position ? nat[dj + k] : 0);
@@ -60,7 +76,6 @@ export function nominalCE(
       if (z[k] > m) m = z[k];
     }
     const t0 = q * Kmax;
-    const g = key[i];
     // e_k = ∂CE_cell/∂z_k, by observation channel.
     if (channel === 'option') {
       // exp once per option: e[] holds exp(z − m) until it is turned into ∂CE/∂z.
@@ -124,9 +139,10 @@ export function nominalCE(
     if (flags.fallback) {
       const gt = gG * G * (1 - G);
       grad[L.w0] += gt;
-      grad[L.kappa] -= gt * (theta - bt[i]);
-      gtheta -= gt * kappa;
-      gbt![i] += gt * kappa;
+      grad[L.kappa] -= gt * d;
+      gtheta -= gt * kappa * dTheta;
+      if (margin) addMarginGradient(-gt * kappa, theta, K, g, wm, grad, ai, grad, ci);
+      else gbt![i] += gt * kappa;
     }
     if (flags.sharpness) grad[L.s + j] += gs;
     grad[L.theta + j] += gtheta;

@@ -119,7 +119,7 @@ describe('predictors', () => {
     [5, 2, 0].forEach((j, a) =>
       [11, 3, 7, 0].forEach((i, b) => {
         const K = data.nOptions[i];
-        nominalProbs(truth, L, nominalFlags('llmnrm'), j, i, K, bt[i], want);
+        nominalProbs(truth, L, nominalFlags('llmnrm', 'eq10'), j, i, K, data.key[i], bt[i], want);
         pred.probs(a, b, got);
         for (let k = 0; k < K; k++) expect(got[k]).toBeCloseTo(want[k], 12);
         expect(pred.pKey(a, b)).toBeCloseTo(want[data.key[i]], 12);

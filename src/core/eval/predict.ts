@@ -6,6 +6,7 @@
 import type { Dataset } from '../data/types';
 import { OPTION_LABELS } from '../data/types';
 import type { FitJson, LlmResult } from '../fit/types';
+import { gateOf } from '../model/gate';
 import { argmaxAt } from '../model/cells';
 import { allBtilde, nominalProbs } from '../model/nominal';
 import {
@@ -53,7 +54,7 @@ export function natFromFit(
 ): { nat: Float64Array; layout: NominalLayout; flags: NominalFlags } {
   if (isBinary(fit.model))
     throw new Error(`natFromFit: ${fit.model} is a binary model; use binaryNatFromFit.`);
-  const flags = nominalFlags(fit.model as NominalModel);
+  const flags = nominalFlags(fit.model as NominalModel, gateOf(fit));
   const L = nominalLayout(ds.J, ds.I, ds.Kmax);
   const nat = new Float64Array(L.size);
   const K = ds.Kmax;
@@ -170,10 +171,10 @@ export function predictorFromFit(
   const scratch = new Float64Array(Kmax);
   return {
     probs(j, i, out) {
-      nominalProbs(nat, L, flags, j, i, ds.nOptions[i], bt[i], out);
+      nominalProbs(nat, L, flags, j, i, ds.nOptions[i], ds.key[i], bt[i], out);
     },
     pKey(j, i) {
-      nominalProbs(nat, L, flags, j, i, ds.nOptions[i], bt[i], scratch);
+      nominalProbs(nat, L, flags, j, i, ds.nOptions[i], ds.key[i], bt[i], scratch);
       return scratch[ds.key[i]];
     },
   };

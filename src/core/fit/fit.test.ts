@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitDataset, fitDatasetFull } from './fit';
+import { gateOf } from '../model/gate';
 import { simulateNominal } from '../model/simulate';
 import { allBtilde, nominalProbs } from '../model/nominal';
 import { nominalFlags } from '../model/types';
@@ -47,7 +48,9 @@ describe('recovery on data simulated from LLM-NRM (60 LLMs × 400 items, mixed K
       l.rho.forEach((v, k) => (rhoH.push(v), rhoT.push(truth[L.rho + j * L.Kmax + k]))),
     );
     // Mean absolute gap between fitted and true cell probabilities.
-    const flags = nominalFlags('llmnrm');
+    // The truth's gate is eq. 10's (simulateNominal's default); the fit's is its own.
+    const flags = nominalFlags('llmnrm', 'eq10');
+    const fitFlags = nominalFlags('llmnrm', gateOf(fit));
     const btT = allBtilde(truth, L, data.nOptions, data.key);
     const pT = new Float64Array(L.Kmax);
     let gap = 0;
@@ -72,8 +75,8 @@ describe('recovery on data simulated from LLM-NRM (60 LLMs × 400 items, mixed K
       for (let i = 0; i < data.I; i++) {
         if (!data.observed[j * data.I + i]) continue;
         const K = data.nOptions[i];
-        nominalProbs(truth, L, flags, j, i, K, btT[i], pT);
-        nominalProbs(nat, L, flags, j, i, K, btH[i], pH);
+        nominalProbs(truth, L, flags, j, i, K, data.key[i], btT[i], pT);
+        nominalProbs(nat, L, fitFlags, j, i, K, data.key[i], btH[i], pH);
         for (let k = 0; k < K; k++) gap += Math.abs(pT[k] - pH[k]);
         n += K;
       }

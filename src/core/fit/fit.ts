@@ -2,6 +2,8 @@ import type { Dataset } from '../data/types';
 import { createFusedEngine } from '../engines/fused';
 import type { Engine, EngineName, Problem } from '../engines/types';
 import { makeObjective, pose } from './pose';
+import { resolveGate } from '../model/gate';
+import { isBinary } from '../model/types';
 import { adam, type OptimResult, type OptimStep } from './optim';
 import { countPreconditioner } from './precond';
 import { specsAt, type PriorScale } from '../model/hprior';
@@ -82,6 +84,8 @@ export async function fitDatasetFull(
   opts: FitOptions = {},
 ): Promise<FitOutcome> {
   const settings: FitSettings = { ...DEFAULT_SETTINGS, ...settingsIn };
+  // The gate form in force, recorded (paper mode: eq. 10; the default: the margin unless asked).
+  if (!isBinary(settings.model)) settings.gate = resolveGate(settings.mode, settings.gate);
   if (ds.J < 1 || ds.I < 1) throw new Error('The data set has no LLMs or no items to fit.');
   if (settings.mode === 'default' && ds.J < 2)
     throw new Error(

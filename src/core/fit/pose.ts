@@ -9,6 +9,7 @@ import {
 import { binaryLayout, isBinary, nominalFlags, nominalLayout } from '../model/types';
 import { binaryStart, nominalStart } from './init';
 import type { FitSettings } from './types';
+import { resolveGate } from '../model/gate';
 
 /** A fit problem: the engine's view (data + model), the parameterisation and the start. */
 export interface Posed {
@@ -20,7 +21,7 @@ export interface Posed {
 /** Turn a data set and settings into the problem an engine and optimiser run on. */
 export function pose(
   ds: Dataset,
-  settings: Pick<FitSettings, 'model' | 'mode' | 'binaryTarget' | 'prior'>,
+  settings: Pick<FitSettings, 'model' | 'mode' | 'binaryTarget' | 'prior' | 'gate'>,
 ): Posed {
   const { model, mode } = settings;
   const override = settings.prior ?? {};
@@ -34,7 +35,7 @@ export function pose(
       x0: binaryStart(ds, P.free, model, P.size),
     };
   }
-  const flags = nominalFlags(model);
+  const flags = nominalFlags(model, resolveGate(mode, settings.gate));
   const cells = buildCells(ds, flags.hardTargets);
   const layout = nominalLayout(ds.J, ds.I, ds.Kmax);
   const P = nominalParameterisation(layout, flags, ds.nOptions, mode, override);

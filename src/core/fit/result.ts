@@ -2,7 +2,7 @@ import type { Dataset } from '../data/types';
 import { OPTION_LABELS } from '../data/types';
 import type { Engine } from '../engines/types';
 import { accuracyByLlm } from '../model/cells';
-import { allBtilde, guardedItems } from '../model/nominal';
+import { allBtilde, guardedItems, maxGate } from '../model/nominal';
 import type { OptimResult } from './optim';
 import type { PriorScale } from '../model/hprior';
 import type { ObjectiveParts, Posed } from './pose';
@@ -147,6 +147,7 @@ export async function buildFitJson(a: BuildArgs): Promise<FitJson> {
     engineReason: a.engineReason,
     precision: a.precision,
     settings: a.settings,
+    ...gateFields(a),
     Kmax,
     llms,
     items,
@@ -157,11 +158,20 @@ export async function buildFitJson(a: BuildArgs): Promise<FitJson> {
   return attachSE(json, unc);
 }
 
+/** fit.json's `gate` and `gateMax` (models with the fallback gate). */
+function gateFields(a: BuildArgs): Pick<FitJson, 'gate' | 'gateMax'> {
+  const problem = a.posed.problem;
+  if (problem.kind !== 'nominal' || !problem.flags.fallback) return {};
+  const { layout: L, flags } = problem;
+  const gateMax = maxGate(a.nat, L, flags, a.ds.nOptions, a.ds.key, a.ds.observed);
+  return { gate: flags.gate, gateMax };
+}
+
 /** What the fitted parameters say about the model's own approximations. */
 function modelNotes(a: BuildArgs): string[] {
   const problem = a.posed.problem;
   const notes: string[] = [];
-  if (problem.kind === 'nominal' && problem.flags.fallback) {
+  if (problem.kind === 'nominal' && problem.flags.fallback && problem.flags.gate === 'eq10') {
     const n = guardedItems(a.nat, problem.layout, a.ds.nOptions, a.ds.key).length;
     if (n > 0)
       notes.push(

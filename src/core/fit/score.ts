@@ -10,6 +10,7 @@ import {
   type Parameterisation,
 } from '../model/params';
 import { binaryLayout, isBinary, nominalFlags, nominalLayout, type Channel } from '../model/types';
+import { gateOf } from '../model/gate';
 import { lbfgs } from './optim';
 import { thetaSE } from './result';
 import type { FitJson, LlmResult } from './types';
@@ -82,6 +83,7 @@ export async function scoreLlms(
   } else {
     const flags = nominalFlags(
       bank.model as Exclude<typeof bank.model, '1pl' | '2pl' | '3pl' | '4pl'>,
+      gateOf(bank),
     );
     const layout = nominalLayout(J, I, Kmax);
     const np = nominalParameterisation(layout, flags, ds.nOptions, 'score');

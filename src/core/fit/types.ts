@@ -3,6 +3,7 @@ import type { PriorOverride, PriorScale } from '../model/hprior';
 import type { Mode } from '../model/params';
 import type { StopReason } from './optim';
 import type { ModelType } from '../model/types';
+import type { GateForm } from '../model/gate';
 
 export type OptimizerName = 'fast' | 'adam';
 
@@ -51,6 +52,12 @@ export interface FitSettings {
   precision?: 'mixed' | 'float64';
   /** Binary models: correctness as argmax = key ('hard') or the mass on the key ('soft'). */
   binaryTarget?: 'hard' | 'soft';
+  /**
+   * The fallback gate's form (model/gate.ts): 'margin', the item's own log-odds
+   * margin f_i(θ) (eq. 8; the default mode's default), or 'eq10', the paper's
+   * σ[w0 − κ(θ − b̃_i)] (paper mode always uses it).
+   */
+  gate?: GateForm;
 }
 
 /** The paper-faithful Adam: lr 0.05, β 0.9/0.999, ε 1e-8, 2,500 steps. */
@@ -194,6 +201,19 @@ export interface FitJson {
    */
   precision?: 'mixed' | 'float64';
   settings: FitSettings;
+  /**
+   * The fallback gate's form the fit ran with (models with the fallback gate):
+   * 'margin', G = σ[w0 − κ f_i(θ_j)] with f_i the item's correct-versus-incorrect
+   * log-odds margin (eq. 8), or 'eq10', the paper's G = σ[w0 − κ(θ_j − b̃_i)].
+   * Absent in files written before it existed: read as 'eq10' (model/gate.ts gateOf).
+   */
+  gate?: GateForm;
+  /**
+   * Models with the fallback gate: the largest G_ji over the observed cells.
+   * Below GATE_SHUT the gate is shut on this data: the fit equals the
+   * no-fallback model (model/gate.ts).
+   */
+  gateMax?: number;
   Kmax: number;
   llms: LlmResult[];
   items: ItemResult[];

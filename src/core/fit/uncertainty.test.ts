@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { GateForm } from '../model/gate';
 import type { Problem } from '../engines/types';
 import { buildCells } from '../model/cells';
 import { allBtilde, nominalProbs } from '../model/nominal';
@@ -28,13 +29,14 @@ function nominalProblem(
   I: number,
   seed: number,
   observe?: (j: number, i: number) => boolean,
+  gate: GateForm = 'eq10',
 ) {
   const sim = simulateNominal({ J, I, seed, model, concentration: 50 });
   const ds = sim.data;
   if (observe)
     for (let j = 0; j < J; j++)
       for (let i = 0; i < I; i++) ds.observed[j * I + i] = observe(j, i) ? 1 : 0;
-  const flags = nominalFlags(model);
+  const flags = nominalFlags(model, gate);
   const problem: NomProblem = {
     kind: 'nominal',
     flags,
@@ -100,15 +102,21 @@ function logProbs(p: NomProblem, nat: Float64Array, q: number): Float64Array {
   const K = p.cells.nOptions[i];
   const bt = allBtilde(nat, L, p.cells.nOptions, p.cells.key);
   const out = new Float64Array(K);
-  nominalProbs(nat, L, p.flags, p.cells.cellJ[q], i, K, bt[i], out);
+  nominalProbs(nat, L, p.flags, p.cells.cellJ[q], i, K, p.cells.key[i], bt[i], out);
   return out.map(Math.log);
 }
 
 describe('cell Jacobians', () => {
-  it.each(['llmnrm', 'no-sharpness', 'no-position', 'no-fallback', 'nrm-soft'] as const)(
-    '%s: (I − 1pᵀ)·J_cell matches central differences of log nominalProbs to 1e-6',
-    (model) => {
-      const { problem, nat } = nominalProblem(model, 3, 6, 11);
+  it.each([
+    ...(['llmnrm', 'no-sharpness', 'no-position', 'no-fallback', 'nrm-soft'] as const).map(
+      (m) => [m, 'eq10'] as const,
+    ),
+    ['llmnrm', 'margin'] as const,
+    ['no-position', 'margin'] as const,
+  ])(
+    '%s, %s gate: (I − 1pᵀ)·J_cell matches central differences of log nominalProbs to 1e-6',
+    (model, gate) => {
+      const { problem, nat } = nominalProblem(model, 3, 6, 11, undefined, gate);
       // A livelier gate than the simulator's w0 = −2, so the fallback terms matter.
       if (problem.flags.fallback) nat[problem.layout.w0] = 0.3;
       const R = reducedLayout(problem, 'default');

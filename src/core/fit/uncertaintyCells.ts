@@ -18,6 +18,7 @@
  */
 import type { Problem } from '../engines/types';
 import { btilde } from '../model/btilde';
+import { margin, marginSlope } from '../model/gate';
 import type { Mode } from '../model/params';
 import type { BinaryModel, NominalFlags } from '../model/types';
 
@@ -195,11 +196,12 @@ export function nominalCell(
   const th = nat[L.theta + j];
   const s = f.sharpness ? nat[L.s + j] : 1;
   const kap = f.fallback ? nat[L.kappa] : 0;
-  const G = f.fallback ? 1 / (1 + Math.exp(-(nat[L.w0] - kap * (th - pre.bt)))) : 0;
-  const Gp = G * (1 - G);
   const pj = R.pj;
   const qi = R.q[i];
   const km = K - 1;
+  const dist = f.fallback ? gateDistanceIn(problem, nat, j, i, H, pre) : null;
+  const G = dist ? 1 / (1 + Math.exp(-(nat[L.w0] - kap * dist.d))) : 0;
+  const Gp = G * (1 - G);
   o.Jp.fill(0, 0, K * pj);
   o.Jg.fill(0, 0, K * Math.max(1, R.ng));
   o.Jq.fill(0, 0, K * qi);
@@ -214,7 +216,9 @@ export function nominalCell(
     z[k] = u * v + G * rho;
     if (z[k] > zmax) zmax = z[k];
     const row = k * pj;
-    o.Jp[row] = u * a - (f.fallback ? r * Gp * kap : 0);
+    // ∂G/∂x = −κ G (1 − G) ∂d/∂x for x = θ, the item's contrasts; −κ G (1 − G) d for log κ.
+    const gd = dist ? -r * Gp * kap : 0;
+    o.Jp[row] = u * a + (dist ? gd * dist.dTheta : 0);
     if (R.oLogS >= 0) o.Jp[row + R.oLogS] = u * v;
     if (R.oDelta >= 0)
       for (let m = 0; m < Kmax - 1; m++) o.Jp[row + R.oDelta + m] = u * Hmax[k * (Kmax - 1) + m];
@@ -222,14 +226,13 @@ export function nominalCell(
       for (let m = 0; m < Kmax - 1; m++) o.Jp[row + R.oRho + m] = G * Hmax[k * (Kmax - 1) + m];
     if (f.fallback) {
       o.Jg[k * R.ng + R.gW0] = r * Gp;
-      o.Jg[k * R.ng + R.gLogK] = -r * Gp * kap * (th - pre.bt);
+      o.Jg[k * R.ng + R.gLogK] = gd * dist!.d;
     }
     const rq = k * qi;
-    const gb = f.fallback ? r * Gp * kap : 0;
     for (let m = 0; m < km; m++) {
       const h = H[k * km + m];
-      o.Jq[rq + m] = u * th * h + gb * pre.gA[m];
-      o.Jq[rq + km + m] = u * h + gb * pre.gC[m];
+      o.Jq[rq + m] = u * th * h + (dist ? gd * dist.dA[m] : 0);
+      o.Jq[rq + km + m] = u * h + (dist ? gd * dist.dC[m] : 0);
     }
   }
   let sum = 0;
@@ -244,6 +247,43 @@ export function nominalCell(
     o.e[k] = mass * p[k] - cells.target[q * Kmax + k];
     for (let l = 0; l < K; l++) o.W[k * K + l] = mass * ((k === l ? p[k] : 0) - p[k] * p[l]);
   }
+}
+
+/**
+ * The gate's distance d of cell (j, i) in the problem's form (model/gate.ts),
+ * and its derivatives in θ_j and in item i's K − 1 contrasts of a and of c:
+ * eq. 10's d = θ − b̃ has −∂b̃ (from `pre`); the margin's d = f_i(θ) has
+ * ∂f/∂a_l = e_l θ, ∂f/∂c_l = e_l (e_key = 1, e_l = −w_l otherwise).
+ */
+function gateDistanceIn(
+  problem: Extract<Problem, { kind: 'nominal' }>,
+  nat: Float64Array,
+  j: number,
+  i: number,
+  H: Float64Array,
+  pre: ItemPre,
+): { d: number; dTheta: number; dA: Float64Array; dC: Float64Array } {
+  const { layout: L, cells } = problem;
+  const K = cells.nOptions[i];
+  const km = K - 1;
+  const th = nat[L.theta + j];
+  if (problem.flags.gate === 'eq10')
+    return { d: th - pre.bt, dTheta: 1, dA: pre.gA.map((v) => -v), dC: pre.gC.map((v) => -v) };
+  const g = cells.key[i];
+  const w = new Float64Array(K);
+  const a = nat.subarray(L.a);
+  const d = margin(a, nat.subarray(L.c), i * L.Kmax, K, g, th, w);
+  const dTheta = marginSlope(a, i * L.Kmax, K, g, w);
+  const dA = new Float64Array(km);
+  const dC = new Float64Array(km);
+  for (let l = 0; l < K; l++) {
+    const e = l === g ? 1 : -w[l];
+    for (let m = 0; m < km; m++) {
+      dC[m] += e * H[l * km + m];
+      dA[m] += e * th * H[l * km + m];
+    }
+  }
+  return { d, dTheta, dA, dC };
 }
 
 /** Fills `o` for binary cell q (one output, P). */

@@ -8,6 +8,7 @@ import {
   type Mode,
   type Parameterisation,
 } from './params';
+import type { GateForm } from './gate';
 import { createRng } from './rng';
 import { simulateNominal } from './simulate';
 import {
@@ -35,7 +36,7 @@ function objective(
   return ce + prior + penalty;
 }
 
-function setup(model: ModelType, mode: Mode) {
+function setup(model: ModelType, mode: Mode, gate: GateForm) {
   const { data } = simulateNominal({ J: 7, I: 9, seed: 3, missing: 0.2, concentration: 20 });
   const hard = model === 'nrm-hard' || isBinary(model);
   const cells = buildCells(data, hard);
@@ -44,7 +45,7 @@ function setup(model: ModelType, mode: Mode) {
     const P = binaryParameterisation(layout, model, mode);
     return { problem: { kind: 'binary', model, layout, cells } as Problem, P };
   }
-  const flags = nominalFlags(model);
+  const flags = nominalFlags(model, gate);
   const layout = nominalLayout(data.J, data.I, data.Kmax);
   const P = nominalParameterisation(layout, flags, data.nOptions, mode);
   return { problem: { kind: 'nominal', flags, layout, cells } as Problem, P };
@@ -74,11 +75,18 @@ function worstFdError(problem: Problem, P: Parameterisation, x: Float64Array, g:
 
 // Richardson-extrapolated central differences in float64: truncation ~h⁴, round-off
 // ~1e-16·|L|/h, so 1e-6 relative (to the gradient's max norm) is a safe bound.
-describe.each(['paper', 'default', 'score'] as Mode[])(
-  'finite-difference gradients (%s mode, fused engine)',
-  (mode) => {
+// Paper mode has eq. 10's gate only; the others are checked with both forms.
+describe.each([
+  ['paper', 'eq10'],
+  ['default', 'eq10'],
+  ['default', 'margin'],
+  ['score', 'eq10'],
+  ['score', 'margin'],
+] as [Mode, GateForm][])(
+  'finite-difference gradients (%s mode, %s gate, fused engine)',
+  (mode, gate) => {
     it.each([...NOMINAL_MODELS, ...BINARY_MODELS])('%s', (model) => {
-      const { problem, P } = setup(model, mode);
+      const { problem, P } = setup(model, mode, gate);
       const rng = createRng(11);
       const x = new Float64Array(P.size);
       for (let q = 0; q < x.length; q++) x[q] = 0.5 * rng.normal();
@@ -92,9 +100,14 @@ describe.each(['paper', 'default', 'score'] as Mode[])(
 );
 
 describe('finite-difference gradients of the scoring channels (fused engine)', () => {
-  it.each(['binary', 'wrong'] as const)('%s channel', (channel) => {
+  it.each([
+    ['binary', 'eq10'],
+    ['wrong', 'eq10'],
+    ['binary', 'margin'],
+    ['wrong', 'margin'],
+  ] as const)('%s channel, %s gate', (channel, gate) => {
     const { data } = simulateNominal({ J: 7, I: 9, seed: 4, concentration: 5 });
-    const flags = nominalFlags('llmnrm');
+    const flags = nominalFlags('llmnrm', gate);
     const layout = nominalLayout(data.J, data.I, data.Kmax);
     const P = nominalParameterisation(layout, flags, data.nOptions, 'score');
     const cells = channelCells(data, channel);

@@ -23,6 +23,7 @@ import { describe, expect, it } from 'vitest';
 import { nominalCE } from '../engines/fusedNominal';
 import type { Cells } from './cells';
 import { btilde } from './btilde';
+import { margin, marginSlope } from './gate';
 import { nominalProbs } from './nominal';
 import { simulateNominal } from './simulate';
 import { BTILDE_EPS, nominalFlags, nominalLayout } from './types';
@@ -109,7 +110,7 @@ describe('eq. 13: the full LLM-NRM response distribution, by hand', () => {
   ])('$name', ({ args, bt, G, p: want }) => {
     const { L, nat } = tinyNat(...args);
     const p = new Float64Array(3);
-    close(nominalProbs(nat, L, nominalFlags('llmnrm'), 0, 0, 3, bt, p), G);
+    close(nominalProbs(nat, L, nominalFlags('llmnrm', 'eq10'), 0, 0, 3, KEY, bt, p), G);
     close(p[0], want[0]);
     close(p[1], want[1]);
     close(p[2], want[2]);
@@ -118,7 +119,17 @@ describe('eq. 13: the full LLM-NRM response distribution, by hand', () => {
   it('reduces to Bock’s NRM without the LLM terms (nrm-soft ignores s, δ, ρ, w0, κ)', () => {
     const { L, nat } = tinyNat(A, THETA, S, W0, KAPPA);
     const p = new Float64Array(3);
-    const G = nominalProbs(nat, L, nominalFlags('nrm-soft'), 0, 0, 3, 0.8785716481021927, p);
+    const G = nominalProbs(
+      nat,
+      L,
+      nominalFlags('nrm-soft', 'eq10'),
+      0,
+      0,
+      3,
+      KEY,
+      0.8785716481021927,
+      p,
+    );
     expect(G).toBe(0);
     close(p[0], 0.3314031999023552);
     close(p[1], 0.4255301318462726);
@@ -140,7 +151,7 @@ describe('eq. 13: the full LLM-NRM response distribution, by hand', () => {
       key: Uint8Array.of(KEY),
     };
     // −(0.5 log p_A + 0.25 log p_B + 0.25 log p_C) with p from the first case above.
-    close(nominalCE(nat, null, L, nominalFlags('llmnrm'), cells), 1.0740142006068365);
+    close(nominalCE(nat, null, L, nominalFlags('llmnrm', 'eq10'), cells), 1.0740142006068365);
   });
 
   it('the simulator’s noiseless output is eq. 13 at its own true parameters', () => {
@@ -170,5 +181,87 @@ describe('eq. 13: the full LLM-NRM response distribution, by hand', () => {
           expect(Math.abs(data.obs[(j * 3 + i) * 3 + k] - e[k] / tot)).toBeLessThan(1e-7);
       }
     }
+  });
+});
+
+/*
+ * The margin gate (issue 27; model/gate.ts), against the same stand-alone
+ * python3 script extended with eq. 8 (raw a, c: no s, δ):
+ *
+ *   def margin(a, c, g, th):                 # eq. 8 and its θ-derivative
+ *       u = [a[k] * th + c[k] for k in range(len(a))]
+ *       ds = [k for k in range(len(a)) if k != g]
+ *       Z = sum(exp(u[k]) for k in ds); w = {k: exp(u[k]) / Z for k in ds}
+ *       return u[g] - log(Z), a[g] - sum(w[k] * a[k] for k in ds)
+ *   def probs_margin(a, c, g, th, s, d, r, w0, ka):
+ *       f = margin(a, c, g, th)[0]
+ *       G = 1 / (1 + exp(-(w0 - ka * f)))
+ *       z = [(1 - G) * s * (a[k] * th + c[k] + d[k]) + G * r[k] for k in range(len(a))]
+ *       Z = sum(exp(x) for x in z); return G, [exp(x) / Z for x in z]
+ */
+describe('eq. 8: the margin gate, by hand', () => {
+  const w = new Float64Array(3);
+  it('K = 2: f is the key’s utility minus the other’s, f′ = a_key − a_other', () => {
+    // a = [0.5, −0.5], c = [0.2, −0.2], key A, θ = 1: f = (0.5 + 0.2) − (−0.5 − 0.2) = 1.4, f′ = 1.
+    const a = [0.5, -0.5];
+    const c = [0.2, -0.2];
+    close(margin(a, c, 0, 2, 0, 1, w), 1.4);
+    close(marginSlope(a, 0, 2, 0, w), 1);
+  });
+
+  it('K = 3 at θ = 0.7: f = 0.27 − log(e^0.02 + e^−0.29)', () => {
+    // u = [0.02, 0.27, −0.29] (a θ + c), key B.
+    close(margin(A, C, 0, 3, KEY, THETA, w), -0.30011188643871445);
+    close(marginSlope(A, 0, 3, KEY, w), 1.626934421660386);
+    // The distractor weights sum to 1, the key's is 0.
+    close(w[0] + w[2], 1);
+    expect(w[KEY]).toBe(0);
+  });
+
+  it('eq. 10 is its one-Newton-step linearisation at θ = 0 (unguarded ratio, not the guard)', () => {
+    // f(0) = −num, f′(0) = den: b̃ = −f(0)/f′(0) = num/den = 0.8793857956791192 (above).
+    const f0 = margin(A, C, 0, 3, KEY, 0, w);
+    const d0 = marginSlope(A, 0, 3, KEY, w);
+    close(-f0 / d0, 0.8793857956791192);
+  });
+
+  it.each([
+    {
+      name: 'θ = 0.7, s = 1.3, w0 = −2, κ = 1',
+      args: [A, THETA, S, W0, KAPPA] as Parameters<typeof tinyNat>,
+      G: 0.15447987866039353,
+      p: [0.434497921324351, 0.36911064043716263, 0.19639143823848637],
+    },
+    {
+      // Where eq. 10's denominator is 0.039 (b̃ guarded to 14.03): the margin has no ratio.
+      name: 'a near-flat key, θ = −1.2, s = 0.8, w0 = −0.5, κ = 0.1',
+      args: [[0.1, 0.03, -0.13], -1.2, 0.8, -0.5, 0.1] as Parameters<typeof tinyNat>,
+      G: 0.41340701522432255,
+      p: [0.46672652213992943, 0.2169302323107134, 0.3163432455493573],
+    },
+  ])('p and G with the margin gate: $name', ({ args, G, p: want }) => {
+    const { L, nat } = tinyNat(...args);
+    const p = new Float64Array(3);
+    // b̃ is not read by the margin gate: a NaN there must not reach p.
+    close(nominalProbs(nat, L, nominalFlags('llmnrm', 'margin'), 0, 0, 3, KEY, NaN, p), G);
+    for (let k = 0; k < 3; k++) close(p[k], want[k]);
+  });
+
+  it('the fitting engine’s cross-entropy with the margin gate matches by hand', () => {
+    const { L, nat } = tinyNat(A, THETA, S, W0, KAPPA);
+    const cells: Cells = {
+      J: 1,
+      I: 1,
+      Kmax: 3,
+      n: 1,
+      cellJ: Uint32Array.of(0),
+      cellI: Uint32Array.of(0),
+      target: Float32Array.of(0.5, 0.25, 0.25),
+      correct: Float32Array.of(0.25),
+      nOptions: Uint8Array.of(3),
+      key: Uint8Array.of(KEY),
+    };
+    // −(0.5 log p_A + 0.25 log p_B + 0.25 log p_C) with p from the first margin case.
+    close(nominalCE(nat, null, L, nominalFlags('llmnrm', 'margin'), cells), 1.072858138876761);
   });
 });

@@ -1,10 +1,12 @@
 import { btilde } from './btilde';
+import { gateDistance } from './gate';
 import { sigmoid } from './math';
 import { BTILDE_EPS, type NominalFlags, type NominalLayout } from './types';
 
 /**
- * LLM-NRM response distribution p_ji (eq. 13) for LLM j on item i, written
- * into out[0..K). `bt` is b̃_i (from `btilde`), needed only with the fallback.
+ * LLM-NRM response distribution p_ji (eq. 13) for LLM j on item i (K options,
+ * key g), written into out[0..K), with the gate in `flags.gate`'s form
+ * (gate.ts). `bt` is b̃_i (from `btilde`), read only by eq. 10's gate.
  * Returns the gate G_ji.
  */
 export function nominalProbs(
@@ -14,13 +16,20 @@ export function nominalProbs(
   j: number,
   i: number,
   K: number,
+  g: number,
   bt: number,
   out: Float64Array,
   thetaOverride?: number,
 ): number {
   const theta = thetaOverride ?? nat[L.theta + j];
   const s = flags.sharpness ? nat[L.s + j] : 1;
-  const G = flags.fallback ? sigmoid(nat[L.w0] - nat[L.kappa] * (theta - bt)) : 0;
+  let G = 0;
+  if (flags.fallback) {
+    const a = nat.subarray(L.a);
+    const c = nat.subarray(L.c);
+    const { d } = gateDistance(flags.gate, theta, bt, a, c, i * L.Kmax, K, g, out);
+    G = sigmoid(nat[L.w0] - nat[L.kappa] * d);
+  }
   let m = -Infinity;
   for (let k = 0; k < K; k++) {
     const v =
@@ -38,6 +47,44 @@ export function nominalProbs(
   }
   for (let k = 0; k < K; k++) out[k] /= sum;
   return G;
+}
+
+/**
+ * The largest gate G_ji over the observed cells (J × I, `observed` row-major)
+ * in `flags.gate`'s form; 0 without the fallback.
+ */
+export function maxGate(
+  nat: Float64Array,
+  L: NominalLayout,
+  flags: NominalFlags,
+  nOptions: Uint8Array,
+  key: Uint8Array,
+  observed: Uint8Array,
+): number {
+  if (!flags.fallback) return 0;
+  const bt = flags.gate === 'eq10' ? allBtilde(nat, L, nOptions, key) : null;
+  const w = new Float64Array(L.Kmax);
+  const a = nat.subarray(L.a);
+  const c = nat.subarray(L.c);
+  let max = 0;
+  for (let j = 0; j < L.J; j++)
+    for (let i = 0; i < L.I; i++) {
+      if (!observed[j * L.I + i]) continue;
+      const th = nat[L.theta + j];
+      const { d } = gateDistance(
+        flags.gate,
+        th,
+        bt ? bt[i] : 0,
+        a,
+        c,
+        i * L.Kmax,
+        nOptions[i],
+        key[i],
+        w,
+      );
+      max = Math.max(max, sigmoid(nat[L.w0] - nat[L.kappa] * d));
+    }
+  return max;
 }
 
 /** b̃ for every item of a natural parameter vector. */

@@ -1,5 +1,6 @@
 import type { BinaryLayout, BinaryModel, NominalFlags, NominalLayout } from './types';
 import { sigmoid, softplus } from './math';
+import { MARGIN_KAPPA_SD } from './gate';
 import {
   groupPenalty,
   specsAt,
@@ -308,6 +309,12 @@ export function nominalParameterisation(
         }
       }
       if (mode === 'default') penalty += groupPenalty(groups, P.priors, nat, g);
+      if (mode === 'default' && f.fallback && f.gate === 'margin') {
+        // The margin gate's κ ~ N(0, MARGIN_KAPPA_SD²) (gate.ts): no step-function gate.
+        const k = nat[L.kappa];
+        penalty += (0.5 * k * k) / MARGIN_KAPPA_SD ** 2;
+        g[L.kappa] += k / MARGIN_KAPPA_SD ** 2;
+      }
       const prior = thetaBackward(x, F.theta, J, mode, nat, L.theta, g, gx);
       if (!gx) return { prior, penalty };
       if (f.position && geo) centreColumns(g, L.delta, J, Kmax);

@@ -1,6 +1,7 @@
 import type { Dataset } from '../data/types';
 import { allBtilde, nominalProbs } from './nominal';
 import { createRng, type Rng } from './rng';
+import type { GateForm } from './gate';
 import { nominalFlags, nominalLayout, type NominalLayout, type NominalModel } from './types';
 
 /** A realistic mix of option counts, mean ≈ 5.85 (the paper's bank has 5.82). */
@@ -48,6 +49,8 @@ export interface SimulateOptions {
   concentration?: number;
   /** The fallback gate's truth (models with the fallback); default `open`. */
   gate?: SimulatedGate;
+  /** The true gate's form (gate.ts); default 'eq10' (the paper's). */
+  gateForm?: GateForm;
 }
 
 export interface Simulated {
@@ -70,12 +73,13 @@ function drawK(rng: Rng): number {
  * Simulate LLM option distributions from the LLM-NRM with known parameters:
  * θ ~ N(0,1); key a ~ N(1.2, 0.4²), distractor a ~ N(−0.3, 0.6²) (then centred);
  * c ~ N(0, 1²); s ~ logN(0, 0.3²); δ ~ N(0, 0.4²); ρ ~ N(0, 1); w0 = −2, κ = 1
- * (the `open` gate) unless `gate` says otherwise.
+ * (the `open` gate) unless `gate` says otherwise, in eq. 10's form unless
+ * `gateForm` is 'margin'.
  */
 export function simulateNominal(opts: SimulateOptions): Simulated {
   const rng = createRng(opts.seed ?? 1);
   const { J, I } = opts;
-  const flags = nominalFlags(opts.model ?? 'llmnrm');
+  const flags = nominalFlags(opts.model ?? 'llmnrm', opts.gateForm ?? 'eq10');
   const nOptions = new Uint8Array(I);
   const key = new Uint8Array(I);
   for (let i = 0; i < I; i++) {
@@ -124,7 +128,7 @@ export function simulateNominal(opts: SimulateOptions): Simulated {
       if ((opts.missing ?? 0) > 0 && rng.next() < opts.missing!) continue;
       observed[j * I + i] = 1;
       const K = nOptions[i];
-      nominalProbs(nat, L, flags, j, i, K, bt[i], p);
+      nominalProbs(nat, L, flags, j, i, K, key[i], bt[i], p);
       if (conc > 0) {
         let sum = 0;
         for (let k = 0; k < K; k++) {

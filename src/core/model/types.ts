@@ -1,3 +1,5 @@
+import type { GateForm } from './gate';
+
 /**
  * Model variants and the natural-parameter layout shared by every fitting engine.
  *
@@ -40,9 +42,17 @@ export interface NominalFlags {
   fallback: boolean;
   /** Targets are one-hot argmax of the observed distribution instead of the distribution. */
   hardTargets: boolean;
+  /** The fallback gate's form (gate.ts): the item's margin f_i(θ) or eq. 10's θ − b̃_i. */
+  gate: GateForm;
 }
 
-export function nominalFlags(m: NominalModel): NominalFlags {
+/** The flags of model `m` with the fallback gate in form `gate` (ignored without the fallback). */
+export function nominalFlags(m: NominalModel, gate: GateForm): NominalFlags {
+  return { ...nominalTerms(m), gate };
+}
+
+/** Which LLM-specific terms model `m` carries (no gate form: for questions that do not evaluate it). */
+export function nominalTerms(m: NominalModel): Omit<NominalFlags, 'gate'> {
   switch (m) {
     case 'llmnrm':
       return { sharpness: true, position: true, fallback: true, hardTargets: false };

@@ -24,7 +24,7 @@ import { distractorShares, predictorFromFit } from '../eval/predict';
 import { fitDataset } from '../fit/fit';
 import type { FitJson } from '../fit/types';
 import type { Mode } from '../model/params';
-import { isBinary, nominalFlags, type ModelType } from '../model/types';
+import { isBinary, nominalTerms, type ModelType } from '../model/types';
 
 export interface CompareRow {
   model: ModelType;
@@ -74,7 +74,7 @@ export function nParameters(model: ModelType, ds: Dataset, mode: Mode = 'default
     for (let i = 0; i < I; i++) n += Math.max(0, ds.nOptions[i] - 2);
     return n;
   }
-  const f = nominalFlags(model);
+  const f = nominalTerms(model);
   if (f.sharpness) n += constrained ? J - 1 : J;
   if (f.position) n += (constrained ? J - 1 : J) * (Kmax - 1);
   if (f.fallback) n += J * (Kmax - 1) + 2;

@@ -21,8 +21,9 @@ import type { FitJson } from '../fit/types';
 import { lbfgs } from '../fit/optim';
 import { argmaxAt } from '../model/cells';
 import { allBtilde } from '../model/nominal';
+import { gateDistance } from '../model/gate';
 import { sigmoid } from '../model/math';
-import { isBinary, nominalFlags, type NominalModel } from '../model/types';
+import { isBinary, nominalTerms, type NominalModel } from '../model/types';
 import { bhAdjust, chi2Sf } from './stats';
 
 const RIDGE = 1 / 25;
@@ -65,14 +66,28 @@ function nominalItem(fit: FitJson, ds: Dataset, i: number): ItemModel {
   const K = ds.nOptions[i];
   const Km = ds.Kmax;
   const bt = allBtilde(nat, L, ds.nOptions, ds.key)[i];
-  const hard = nominalFlags(fit.model as NominalModel).hardTargets;
+  const w = new Float64Array(Km);
+  const hard = nominalTerms(fit.model as NominalModel).hardTargets;
   // Per LLM: the gate, the scale (1 − G)s and the fixed part of each option's logit.
   const gate = new Float64Array(ds.J);
   const fixed = new Float64Array(ds.J * K);
   const scale = new Float64Array(ds.J);
   for (let j = 0; j < ds.J; j++) {
     const th = nat[L.theta + j];
-    const G = flags.fallback ? sigmoid(nat[L.w0] - nat[L.kappa] * (th - bt)) : 0;
+    const { d } = flags.fallback
+      ? gateDistance(
+          flags.gate,
+          th,
+          bt,
+          nat.subarray(L.a),
+          nat.subarray(L.c),
+          i * Km,
+          K,
+          ds.key[i],
+          w,
+        )
+      : { d: 0 };
+    const G = flags.fallback ? sigmoid(nat[L.w0] - nat[L.kappa] * d) : 0;
     gate[j] = G;
     scale[j] = (1 - G) * (flags.sharpness ? nat[L.s + j] : 1);
     for (let k = 0; k < K; k++)

@@ -24,7 +24,7 @@ import type { Dataset } from '../data/types';
 import { predictorFromFit } from '../eval/predict';
 import type { FitJson } from '../fit/types';
 import { argmaxAt, countObserved, forEachCell } from '../model/cells';
-import { isBinary, nominalFlags, type NominalModel } from '../model/types';
+import { isBinary, nominalTerms, type NominalModel } from '../model/types';
 
 /** Floor on a cell's expected squared residual, so that certain predictions stay finite. */
 export const W_FLOOR = 1e-8;
@@ -60,7 +60,7 @@ export function cellResiduals(fit: FitJson, ds: Dataset): CellResiduals {
   const hard =
     out.kind === 'binary'
       ? (fit.settings.binaryTarget ?? 'hard') === 'hard'
-      : nominalFlags(fit.model as NominalModel).hardTargets;
+      : nominalTerms(fit.model as NominalModel).hardTargets;
   const p = new Float64Array(Kmax);
   const pi = new Float64Array(Kmax);
   forEachCell(ds, (q, j, i, off) => {

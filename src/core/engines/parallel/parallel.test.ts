@@ -4,6 +4,7 @@ import { nominalParameterisation } from '../../model/params';
 import { createRng } from '../../model/rng';
 import { simulateNominal } from '../../model/simulate';
 import { nominalFlags, nominalLayout } from '../../model/types';
+import type { GateForm } from '../../model/gate';
 import { evaluateFused } from '../fused';
 import type { Problem } from '../types';
 import { createParallelFusedEngine, type ShardPort } from './engine';
@@ -12,9 +13,9 @@ import { createShardServer } from './serve';
 import type { ShardReply, ShardRequest } from './shard';
 import { shardRanges } from './shard';
 
-function problem(): { p: Problem; nat: Float64Array } {
+function problem(gate: GateForm = 'eq10'): { p: Problem; nat: Float64Array } {
   const { data } = simulateNominal({ J: 20, I: 150, seed: 12, missing: 0.1, concentration: 20 });
-  const flags = nominalFlags('llmnrm');
+  const flags = nominalFlags('llmnrm', gate);
   const layout = nominalLayout(data.J, data.I, data.Kmax);
   const P = nominalParameterisation(layout, flags, data.nOptions, 'default');
   const rng = createRng(5);
@@ -25,6 +26,24 @@ function problem(): { p: Problem; nat: Float64Array } {
 }
 
 describe('parallel fused engine', () => {
+  it('with the margin gate, shards asked for the WASM kernel run the JS loop and match the fused engine', async () => {
+    const { p, nat } = problem('margin');
+    const gRef = new Float64Array(nat.length);
+    const ceRef = evaluateFused(p, nat, gRef);
+    const engine = await createNodeParallelEngine(p, 3, 'wasm');
+    try {
+      expect(engine.float32).toBe(false);
+      const g = new Float64Array(nat.length);
+      const ce = await engine.evaluate(nat, g);
+      expect(Math.abs(ce - ceRef) / ceRef).toBeLessThan(1e-12);
+      let worst = 0;
+      for (let q = 0; q < g.length; q++) worst = Math.max(worst, Math.abs(g[q] - gRef[q]));
+      expect(worst).toBeLessThan(1e-9);
+    } finally {
+      engine.dispose();
+    }
+  });
+
   it('cuts shards on item boundaries and covers every cell once', () => {
     const { p } = problem();
     const r = shardRanges(p.cells, 3);

@@ -10,8 +10,12 @@ import { testProblem } from './testing';
 // truncation (h²) near 1e-4, so the check uses 1e-2 relative to the largest
 // gradient entry, on 30 random coordinates per model.
 describe('finite-difference gradients of the tfjs engine (cpu backend)', () => {
-  it.each([...NOMINAL_MODELS, ...BINARY_MODELS])('%s', async (model) => {
-    const { problem, nat } = testProblem(model, { J: 5, I: 8, seed: 8 });
+  it.each([
+    ...[...NOMINAL_MODELS, ...BINARY_MODELS].map((m) => [m, 'eq10'] as const),
+    ['llmnrm', 'margin'] as const,
+    ['no-position', 'margin'] as const,
+  ])('%s, %s gate', async (model, gate) => {
+    const { problem, nat } = testProblem(model, { J: 5, I: 8, seed: 8, gate });
     const engine = await createTfjsEngine(problem, 'cpu');
     try {
       const grad = new Float64Array(nat.length);

@@ -62,8 +62,19 @@ export function btildeTensor(
 }
 
 /**
+ * The margin f_i(θ_j) (eq. 8; model/gate.ts) per slot, [rows, width, 1], from
+ * the raw utilities r = a θ + c [rows, width, Kmax]: r_key − log Σ_{k≠key} e^{r_k}.
+ */
+export function marginTensor(r: tf.Tensor, optMask: tf.Tensor, keyHot: tf.Tensor): tf.Tensor {
+  const dMask = tf.expandDims(tf.sub(optMask, keyHot), 1);
+  const rKey = tf.sum(tf.mul(r, tf.expandDims(keyHot, 1)), -1, true);
+  return tf.sub(rKey, maskedLogSumExp(r, dMask).lse);
+}
+
+/**
  * Logits of the nominal family (fusedNominal.ts), [rows, width, Kmax]:
- * z_k = (1 − G)·s·(a_k θ + c_k + δ_jk) + G·ρ_jk, G = σ(w0 − κ(θ − b̃)).
+ * z_k = (1 − G)·s·(a_k θ + c_k + δ_jk) + G·ρ_jk, G = σ(w0 − κ d) with d the
+ * gate's distance in `flags.gate`'s form: θ − b̃ (eq. 10) or f_i(θ) (margin).
  * Padded options hold finite garbage; callers mask them.
  */
 function nominalLogits(
@@ -73,12 +84,15 @@ function nominalLogits(
   gather: RowGather,
 ): tf.Tensor {
   const theta = perSlot(p.theta, ch, gather);
-  let v = tf.add(tf.mul(tf.expandDims(p.a, 1), theta), tf.expandDims(p.c, 1));
-  if (flags.position) v = tf.add(v, perSlot(p.delta, ch, gather));
+  const r = tf.add(tf.mul(tf.expandDims(p.a, 1), theta), tf.expandDims(p.c, 1));
+  const v = flags.position ? tf.add(r, perSlot(p.delta, ch, gather)) : r;
   const u = flags.sharpness ? tf.mul(perSlot(p.s, ch, gather), v) : v;
   if (!flags.fallback) return u;
-  const bt = tf.expandDims(btildeTensor(p.a, p.c, ch.optMask!, ch.keyHot!), 1);
-  const G = tf.sigmoid(tf.sub(p.w0, tf.mul(p.kappa, tf.sub(theta, bt))));
+  const d =
+    flags.gate === 'margin'
+      ? marginTensor(r, ch.optMask!, ch.keyHot!)
+      : tf.sub(theta, tf.expandDims(btildeTensor(p.a, p.c, ch.optMask!, ch.keyHot!), 1));
+  const G = tf.sigmoid(tf.sub(p.w0, tf.mul(p.kappa, d)));
   return tf.add(tf.mul(tf.sub(1, G), u), tf.mul(G, perSlot(p.rho, ch, gather)));
 }
 

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { evaluateFused } from '../fused';
 import { BINARY_MODELS, NOMINAL_MODELS, type Channel, type ModelType } from '../../model/types';
 import { createTfjsEngine, type TfjsBackend } from './engine';
+import type { GateForm } from '../../model/gate';
 import { maxRelError, testProblem } from './testing';
 
 const worst: Record<string, { ce: number; grad: number }> = {};
@@ -13,9 +14,15 @@ afterAll(() => {
 
 // The tfjs engine runs in float32; 1e-4 relative is well above its round-off
 // and far below any modelling difference (a wrong term moves CE by ≳1e-2).
-const cases: [ModelType, Channel][] = [
+const cases: [ModelType, Channel, GateForm?][] = [
   ...NOMINAL_MODELS.map((m): [ModelType, Channel] => [m, 'option']),
   ...BINARY_MODELS.map((m): [ModelType, Channel] => [m, 'binary']),
+  // The margin gate (model/gate.ts) on every channel; the rest run eq. 10's.
+  ['llmnrm', 'option', 'margin'],
+  ['no-sharpness', 'option', 'margin'],
+  ['no-position', 'option', 'margin'],
+  ['llmnrm', 'binary', 'margin'],
+  ['llmnrm', 'wrong', 'margin'],
   // Nominal models scored on correctness or on the wrong option only (score.ts).
   ['llmnrm', 'binary'],
   ['llmnrm', 'wrong'],
@@ -24,8 +31,8 @@ const cases: [ModelType, Channel][] = [
 ];
 
 describe.each(['cpu', 'wasm'] as TfjsBackend[])('tfjs-%s matches the fused engine', (backend) => {
-  it.each(cases)('%s (%s channel)', async (model, channel) => {
-    const { problem, nat } = testProblem(model, { channel });
+  it.each(cases)('%s (%s channel, %s gate)', async (model, channel, gate) => {
+    const { problem, nat } = testProblem(model, { channel, gate });
     const gRef = new Float64Array(nat.length);
     const ceRef = evaluateFused(problem, nat, gRef);
     const engine = await createTfjsEngine(problem, backend);

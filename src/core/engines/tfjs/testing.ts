@@ -15,6 +15,7 @@ import {
   type ModelType,
 } from '../../model/types';
 import type { Problem } from '../types';
+import type { GateForm } from '../../model/gate';
 
 /**
  * Test helper: a small simulated problem (mixed option counts, 20% missing
@@ -33,6 +34,8 @@ export function testProblem(
     channel?: Channel;
     missing?: number;
     salt?: number;
+    /** The gate's form (default 'eq10'). */
+    gate?: GateForm;
   } = {},
 ): { problem: Problem; nat: Float64Array } {
   const { data } = simulateNominal({
@@ -52,7 +55,7 @@ export function testProblem(
     problem = { kind: 'binary', model, layout, cells };
     P = binaryParameterisation(layout, model, 'default');
   } else {
-    const flags = nominalFlags(model);
+    const flags = nominalFlags(model, opts.gate ?? 'eq10');
     const layout = nominalLayout(data.J, data.I, data.Kmax);
     problem = { kind: 'nominal', flags, layout, cells, channel };
     P = nominalParameterisation(layout, flags, data.nOptions, 'default');

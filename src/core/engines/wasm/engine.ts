@@ -53,9 +53,17 @@ export function gateFactor(beta: number, h: number): number {
  */
 export type Evaluate = (nat: Float64Array, grad: Float64Array | null, coarse?: boolean) => number;
 
-/** Whether the WASM kernel covers a problem: the nominal family on the option channel. */
+/**
+ * Whether the WASM kernel covers a problem: the nominal family on the option
+ * channel, with eq. 10's gate where the model has the fallback (the kernel has
+ * no margin gate, model/gate.ts; such a problem runs the JS fused loop).
+ */
 export function wasmCovers(problem: Problem): boolean {
-  return problem.kind === 'nominal' && (problem.channel ?? 'option') === 'option';
+  return (
+    problem.kind === 'nominal' &&
+    (problem.channel ?? 'option') === 'option' &&
+    !(problem.flags.fallback && problem.flags.gate === 'margin')
+  );
 }
 
 /** The per-cell arrays of cells [at, at + n) of a problem: what a shard is sent in batches. */
@@ -86,6 +94,10 @@ export async function wasmNominalBuilder(
   flags: NominalFlags,
   cells: CellsShape,
 ): Promise<EvaluateBuilder> {
+  if (flags.fallback && flags.gate === 'margin')
+    throw new Error(
+      "The WASM kernel has only eq. 10's gate; the margin gate runs the JS fused loop.",
+    );
   const k = await instantiateKernel();
   // Only these fields: `cells` may be a whole Cells, which the evaluator must not keep.
   const { n, I, J, Kmax, nOptions, key } = cells;
@@ -290,6 +302,8 @@ export async function createWasmNominal(
  * runtime lacks WebAssembly SIMD or the data set does not fit a 32-bit memory.
  */
 export async function wasmBuilderFor(problem: Problem): Promise<EvaluateBuilder | string> {
+  if (problem.kind === 'nominal' && problem.flags.fallback && problem.flags.gate === 'margin')
+    return "the JS fused loop: the WASM kernel has only eq. 10's gate, not the margin gate";
   if (!wasmCovers(problem) || problem.kind !== 'nominal')
     return 'the JS fused loop: the WASM kernel covers only the nominal option channel';
   try {

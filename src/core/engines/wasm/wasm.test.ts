@@ -9,7 +9,7 @@ import { buildCells, channelCells } from '../../model/cells';
 import { createRng } from '../../model/rng';
 import { simulateNominal } from '../../model/simulate';
 import { binaryLayout, type NominalFlags } from '../../model/types';
-import { createWasmNominal, gateFactor } from './engine';
+import { createWasmNominal, gateFactor, wasmNominalBuilder } from './engine';
 
 import { instantiateKernel } from './kernel';
 import { btilde } from '../../model/btilde';
@@ -43,6 +43,7 @@ const FLAG_SETS: NominalFlags[] = [0, 1, 2, 3, 4, 5, 6, 7].map((b) => ({
   position: (b & 2) !== 0,
   fallback: (b & 4) !== 0,
   hardTargets: false,
+  gate: 'eq10',
 }));
 const name = (f: NominalFlags) =>
   `sharpness ${+f.sharpness}, position ${+f.position}, fallback ${+f.fallback}`;
@@ -334,6 +335,30 @@ describe('the wasm engine', () => {
       expect(await engine.evaluate(x, g)).toBe(evaluateFused(problem, x, ref));
       expect(g).toEqual(ref);
     }
+  });
+
+  it("runs the JS fused loop, saying so, for the margin gate (the kernel has only eq. 10's)", async () => {
+    const problem: Problem = {
+      kind: 'nominal',
+      flags: { ...flags, gate: 'margin' },
+      layout: sim.layout,
+      cells: buildCells(sim.data, false),
+    };
+    const engine = await createEngine(problem, 'wasm');
+    expect(engine.detail).toMatch(/JS fused loop: the WASM kernel has only eq\. 10's gate/);
+    expect(engine.float32).toBe(false);
+    const g = new Float64Array(nat.length);
+    const ref = new Float64Array(nat.length);
+    // The margin gate's value, not eq. 10's: the two differ on this problem.
+    const ce = await engine.evaluate(nat, g);
+    expect(ce).toBe(evaluateFused(problem, nat, ref));
+    expect(g).toEqual(ref);
+    const eq10 = evaluateFused({ ...problem, flags }, nat, null);
+    expect(Math.abs(ce - eq10)).toBeGreaterThan(1e-6 * ce);
+    // The kernel itself refuses it (a shard that asks for it falls back the same way).
+    await expect(wasmNominalBuilder(sim.layout, problem.flags, problem.cells)).rejects.toThrow(
+      /only eq\. 10's gate/,
+    );
   });
 });
 

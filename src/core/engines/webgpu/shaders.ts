@@ -250,7 +250,7 @@ fn btilde(base: u32, Kc: u32, g: u32) -> Bt {
   return Bt(num * h, num, den, abar, m, zs);
 }`;
 
-/** Item output width of the nominal family: ga[Kmax], gc[Kmax], Σgt, Σgt·(θ − b̃), CE. */
+/** Item output width of the nominal family: ga[Kmax], gc[Kmax], Σgt, Σgt·d (d = θ − b̃ or f_i(θ)), CE. */
 export const nominalItemOut = (Kmax: number) => 2 * Kmax + 3;
 
 export function nominalItemShader(o: {
@@ -274,6 +274,7 @@ const REC_RHO: u32 = ${rec.rho}u;
 const SHARP: bool = ${flags.sharpness};
 const POS: bool = ${flags.position};
 const FALLBACK: bool = ${flags.fallback};
+const MARGIN: bool = ${flags.gate === 'margin'};
 const OFF_S: u32 = J;
 const OFF_D: u32 = 2u * J;
 const OFF_RHO: u32 = 2u * J + J * KM;
@@ -295,7 +296,9 @@ ${entry('it', 'P.nItems')}
   var w0 = 0.0;
   var kappa = 0.0;
   if (FALLBACK) {
-    bt = btilde(base, Kc, g);
+    if (!MARGIN) {
+      bt = btilde(base, Kc, g);
+    }
     w0 = llm[OFF_W0];
     kappa = llm[OFF_W0 + 1u];
   }
@@ -312,8 +315,35 @@ ${entry('it', 'P.nItems')}
       s = llm[OFF_S + j];
     }
     var G = 0.0;
+    // The gate's distance d (θ − b̃, or the margin f_i(θ) of eq. 8) and dd/dθ;
+    // the margin's distractor max and normaliser, for its gradient.
+    var dist = 0.0;
+    var dslope = 1.0;
+    var mr = 0.0;
+    var zr = 1.0;
     if (FALLBACK) {
-      G = sigm(w0 - kappa * (theta - bt.value));
+      if (MARGIN) {
+        mr = -3.0e38;
+        for (var k = 0u; k < Kc; k++) {
+          if (k != g) {
+            mr = max(mr, ip[base + k] * theta + ip[base + KM + k]);
+          }
+        }
+        zr = 0.0;
+        var ar = 0.0;
+        for (var k = 0u; k < Kc; k++) {
+          if (k != g) {
+            let wr = exp(ip[base + k] * theta + ip[base + KM + k] - mr);
+            zr += wr;
+            ar += wr * ip[base + k];
+          }
+        }
+        dist = ip[base + g] * theta + ip[base + KM + g] - mr - log(zr);
+        dslope = ip[base + g] - ar / zr;
+      } else {
+        dist = theta - bt.value;
+      }
+      G = sigm(w0 - kappa * dist);
     }
     var m = -3.0e38;
     for (var k = 0u; k < Kc; k++) {
@@ -367,8 +397,20 @@ ${entry('it', 'P.nItems')}
     if (FALLBACK) {
       let gt = gG * G * (1.0 - G);
       acc[2u * KM] += gt;
-      acc[2u * KM + 1u] += gt * (theta - bt.value);
-      gth -= gt * kappa;
+      acc[2u * KM + 1u] += gt * dist;
+      gth -= gt * kappa * dslope;
+      if (MARGIN) {
+        // ∂f/∂a_k = e_k θ, ∂f/∂c_k = e_k: e_key = 1, e_k = −w_k (distractor softmax at θ).
+        let gf = -gt * kappa;
+        for (var k = 0u; k < Kc; k++) {
+          var ek = 1.0;
+          if (k != g) {
+            ek = -exp(ip[base + k] * theta + ip[base + KM + k] - mr) / zr;
+          }
+          acc[k] += gf * ek * theta;
+          acc[KM + k] += gf * ek;
+        }
+      }
     }
     rec[rb] = gth;
     if (SHARP) {
@@ -379,7 +421,7 @@ ${reduceThen('iout[it * NC + c] = red[c * WG];')}
   let ob = it * NC;
   // b̃ backward: ∂CE/∂b̃ = κ Σ gt, into a and c of this item.
   let gb = kappa * red[2u * KM * WG];
-  if (FALLBACK && grad && gb != 0.0) {
+  if (FALLBACK && !MARGIN && grad && gb != 0.0) {
     let d2 = bt.den * bt.den;
     let qq = d2 + EPS2;
     let gnum = gb * bt.den / qq;
