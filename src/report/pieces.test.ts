@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FitJson, LlmResult } from '../core/fit/types';
+import { fileNamer } from './caps';
 import { esc, fmt, int, pct, table, numCell, textCell } from './html';
 import { extent, linear, ticks } from './svg/frame';
 import { labelPositions } from './svg/itemCurves';
@@ -33,6 +34,20 @@ describe('report pieces, against hand-worked values', () => {
 
   it('pushes overlapping end labels apart and keeps their order', () => {
     expect(labelPositions([100, 104, 50, 100], 10)).toEqual([100, 120, 50, 110]);
+    // Kept above the axis at 112: the lowest label moves up, and the others make room.
+    expect(labelPositions([100, 104, 50, 100], 10, 112)).toEqual([92, 112, 50, 102]);
+  });
+
+  it('names files without the folder they all share', () => {
+    const cli = fileNamer(['/w/public/demo/b.csv', '/w/public/demo/a.csv']);
+    expect(cli('/w/public/demo/a.csv')).toBe('a.csv');
+    expect(fileNamer(['a.csv', 'b.csv'])('a.csv')).toBe('a.csv');
+    const root = ['/runs/out/org__m1/x.jsonl', '/runs/out/deep/org__m2/x.jsonl'];
+    expect(fileNamer(root)(root[1])).toBe('deep/org__m2/x.jsonl');
+    const app = fileNamer(['out/org__m1/x.jsonl', 'out/deep/org__m2/x.jsonl']);
+    expect(app('out/org__m1/x.jsonl')).toBe('org__m1/x.jsonl');
+    expect(fileNamer(['public/demo/a.csv'])('public/demo/a.csv')).toBe('a.csv');
+    expect(cli('elsewhere/z.csv')).toBe('z.csv');
   });
 
   it('caps a table and counts what it left out', () => {

@@ -1,7 +1,7 @@
 /** Section 1: the data, from the load report (datasetSummary, the sources, warnings and skipped files). */
 import { datasetSummary, type DatasetSummary } from '../../core/data/summary';
 import type { Dataset, SourceInfo } from '../../core/data/types';
-import { CAPS, baseName } from '../caps';
+import { CAPS, datasetFileNamer } from '../caps';
 import { count, fmt, int, numCell, pct, section, table, textCell } from '../html';
 
 function producerText(s: SourceInfo): string {
@@ -14,10 +14,10 @@ function producerText(s: SourceInfo): string {
 /** a before b by name (a fixed order, whatever order the files were loaded in). */
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function filesTable(ds: Dataset): string {
-  const sources = [...ds.sources].sort((a, b) => byName(baseName(a.file), baseName(b.file)));
+function filesTable(ds: Dataset, name: (f: string) => string): string {
+  const sources = [...ds.sources].sort((a, b) => byName(name(a.file), name(b.file)));
   const rows = sources.map((s) => [
-    textCell(baseName(s.file)),
+    textCell(name(s.file)),
     textCell(s.format),
     numCell(int(s.rows)),
     textCell(s.valueKind ? `${s.valueKind} (${s.valueKindReason ?? ''})` : '—'),
@@ -45,24 +45,24 @@ function shapeTable(s: DatasetSummary): string {
   );
 }
 
-function issuesList(ds: Dataset): string {
+function issuesList(ds: Dataset, name: (f: string) => string): string {
   const skipped = [...(ds.skipped ?? [])]
-    .sort((a, b) => byName(baseName(a.file), baseName(b.file)) || (a.line ?? 0) - (b.line ?? 0))
+    .sort((a, b) => byName(name(a.file), name(b.file)) || (a.line ?? 0) - (b.line ?? 0))
     .map((f) => [
-      textCell(baseName(f.file)),
+      textCell(name(f.file)),
       textCell(f.line === undefined ? '' : String(f.line)),
       textCell(f.reason),
     ]);
   const warnings = [...ds.warnings]
     .sort(
       (a, b) =>
-        byName(baseName(a.file), baseName(b.file)) ||
+        byName(name(a.file), name(b.file)) ||
         (a.line ?? 0) - (b.line ?? 0) ||
         byName(a.code, b.code) ||
         byName(a.message, b.message),
     )
     .map((w) => [
-      textCell(baseName(w.file)),
+      textCell(name(w.file)),
       textCell(w.line === undefined ? '' : String(w.line)),
       textCell(w.code),
       numCell(w.count === undefined ? '' : int(w.count)),
@@ -103,12 +103,13 @@ function reading(ds: Dataset, s: DatasetSummary): string {
 
 export function dataSection(ds: Dataset): string {
   const s = datasetSummary(ds);
+  const name = datasetFileNamer(ds);
   const body =
-    filesTable(ds) +
+    filesTable(ds, name) +
     '\n<div class="pair">' +
     shapeTable(s) +
     '</div>\n' +
     `<p>Missing cells: ${int(s.J * s.I - s.cells)} of ${int(s.J * s.I)} (${pct(s.missingShare, 2)}). Leakage over ${int(s.leakage.cells)} cells where it is known: mean ${fmt(s.leakage.mean, 4)}, max ${fmt(s.leakage.max, 4)}.</p>\n` +
-    issuesList(ds);
+    issuesList(ds, name);
   return section('data', '1. The data', reading(ds, s), body);
 }

@@ -3,7 +3,7 @@ import type { Dataset } from '../../core/data/types';
 import type { FitJson } from '../../core/fit/types';
 import { gateWords } from '../../core/model/gate';
 import { version } from '../../../package.json';
-import { baseName } from '../caps';
+import { datasetFileNamer } from '../caps';
 import { esc, fmt, int, section, table, textCell, figure } from '../html';
 import { strengthCurveChart } from '../svg/strengthCurve';
 
@@ -19,10 +19,11 @@ function convergence(fit: FitJson): string {
 /** A command line that fits the same model on the same files with the same settings. */
 export function reproduceCommand(ds: Dataset, fit: FitJson): string {
   const s = fit.settings;
+  const name = datasetFileNamer(ds);
   const names = (items: boolean) =>
     ds.sources
       .filter((x) => (x.format === 'items') === items)
-      .map((x) => baseName(x.file))
+      .map((x) => name(x.file))
       .sort();
   const data = names(false);
   const items = names(true);

@@ -5,7 +5,7 @@ import { isBinary, nominalTerms, type NominalModel } from '../../core/model/type
 import { ranks } from '../../core/stats/corr';
 import { CAPS } from '../caps';
 import { count, figure, fmt, numCell, pct, section, table, textCell } from '../html';
-import { forestChart } from '../svg/forest';
+import { forestChart, forestDomain, type ForestRow } from '../svg/forest';
 
 /** The largest entry of v and its option label ('—' when v is empty or all zero). */
 function largest(v: number[]): string {
@@ -55,13 +55,32 @@ function reading(rows: Ranked[]): string {
   return `${top.id} ranks first (θ = ${fmt(top.theta, 2)} ± ${fmt(top.thetaSE, 2)}) and ${bottom.id} last (θ = ${fmt(bottom.theta, 2)}) of ${count(rows.length, 'LLM')}; the mean standard error of θ is ${fmt(meanSe, 2)}, so LLMs whose θ differ by less than about ${fmt(2 * 1.96 * meanSe, 2)} are not clearly apart. ${disagree}`;
 }
 
+/**
+ * The forest plot, in parts of at most CAPS.forestRows LLMs on one θ axis, so
+ * that no printed chart is taller than a page (a figure is never split).
+ */
+function forestFigures(rows: ForestRow[]): string {
+  const domain = forestDomain(rows);
+  const n = Math.ceil(rows.length / CAPS.forestRows);
+  return Array.from({ length: n }, (_, q) => {
+    const part = rows.slice(q * CAPS.forestRows, (q + 1) * CAPS.forestRows);
+    const which =
+      n > 1
+        ? ` (ranks ${q * CAPS.forestRows + 1}–${q * CAPS.forestRows + part.length} of ${rows.length})`
+        : '';
+    return figure(
+      forestChart(part, domain, which),
+      `θ with its 95% interval (θ ± 1.96·SE), best first${which}.`,
+    );
+  }).join('\n');
+}
+
 export function rankingSection(fit: FitJson): string {
   const rows = rankLlms(fit);
   const shown = rows.slice(0, CAPS.llms);
   const terms = isBinary(fit.model) ? null : nominalTerms(fit.model as NominalModel);
-  const chart = figure(
-    forestChart(shown.map((r) => ({ label: r.l.id, theta: r.l.theta, se: r.l.thetaSE }))),
-    'θ with its 95% interval (θ ± 1.96·SE), best first.',
+  const chart = forestFigures(
+    shown.map((r) => ({ label: r.l.id, theta: r.l.theta, se: r.l.thetaSE })),
   );
   const head = [
     'LLM',

@@ -13,11 +13,21 @@ const LEFT = 170;
 const RIGHT = 20;
 const TOP = 10;
 
-/** Rows are drawn in the order given. */
-export function forestChart(rows: ForestRow[], width = 640): string {
+/** The θ range of a forest plot of `rows`: every interval and 0. */
+export function forestDomain(rows: ForestRow[]): [number, number] {
   const lo = rows.map((r) => r.theta - 1.96 * (Number.isFinite(r.se) ? r.se : 0));
   const hi = rows.map((r) => r.theta + 1.96 * (Number.isFinite(r.se) ? r.se : 0));
-  const [d0, d1] = extent([...lo, ...hi, 0]);
+  return extent([...lo, ...hi, 0]);
+}
+
+/** Rows are drawn in the order given, on θ ∈ `domain` (shared by the parts of a long ranking). */
+export function forestChart(
+  rows: ForestRow[],
+  domain = forestDomain(rows),
+  part = '',
+  width = 640,
+): string {
+  const [d0, d1] = domain;
   const height = TOP + rows.length * ROW + 44;
   const x = linear(d0, d1, LEFT, width - RIGHT);
   const body = rows.map((r, q) => {
@@ -31,7 +41,7 @@ export function forestChart(rows: ForestRow[], width = 640): string {
   return svgRoot(
     width,
     height,
-    'LLM ranking by θ with 95% intervals',
+    `LLM ranking by θ with 95% intervals${part}`,
     `One row per LLM, best first: a dot at θ and a line from θ − 1.96·SE to θ + 1.96·SE; the dashed line is θ = 0.`,
     zero +
       body.join('') +

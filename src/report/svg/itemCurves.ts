@@ -33,6 +33,7 @@ export function itemCurvesChart(
   const ends = labelPositions(
     series.map((s) => y(s.p[grid.length - 1])),
     10,
+    height - B - 2,
   );
   const lines = series.map((s, k) => {
     const pts: [number, number][] = Array.from({ length: grid.length }, (_, q) => [
@@ -60,10 +61,18 @@ export function itemCurvesChart(
   );
 }
 
-/** End-label heights: the lines' end y, pushed apart to at least `gap` px, in the same order. */
-export function labelPositions(ys: number[], gap: number): number[] {
+/**
+ * End-label heights: the lines' end y, pushed apart to at least `gap` px and
+ * kept at or above `max` (the x axis), in the same order as `ys`.
+ */
+export function labelPositions(ys: number[], gap: number, max = Infinity): number[] {
   const order = ys.map((y, k) => ({ y, k })).sort((a, b) => a.y - b.y || a.k - b.k);
   for (let q = 1; q < order.length; q++) order[q].y = Math.max(order[q].y, order[q - 1].y + gap);
+  let cap = max;
+  for (let q = order.length - 1; q >= 0; q--) {
+    order[q].y = Math.min(order[q].y, cap);
+    cap = order[q].y - gap;
+  }
   const out = new Array<number>(ys.length);
   for (const o of order) out[o.k] = o.y;
   return out;
