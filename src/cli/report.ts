@@ -9,13 +9,14 @@ import { crossValidate, type CrossValidateResult } from '../core/eval/cv';
 import { fitDataset } from '../core/fit/fit';
 import { DEFAULT_SETTINGS, type FitJson } from '../core/fit/types';
 import { groupsOf, parseGroups } from '../core/psych/groups';
+import { MODEL_TYPES, type ModelType } from '../core/model/types';
 import { buildReport } from '../report/build';
 import type { ReportInput } from '../report/types';
 import { num, parse, UsageError } from './args';
 import { cliEngine, convergenceLine } from './fit';
 import { loadData, readFit, writeOut } from './io';
 
-export const REPORT_USAGE = `llm-nrm report DATA... [--items items.csv] [--fit fit.json] [--groups groups.csv] [--with-cv [--folds 5]] [--budgets 41,100] --out report.html
+export const REPORT_USAGE = `llm-nrm report DATA... [--items items.csv] [--fit fit.json] [--groups groups.csv] [--with-cv [--folds 5] [--cv-models llmnrm,2pl,...]] [--budgets 41,100] --out report.html
                     one self-contained HTML file (inline SVG and CSS, no script); without --fit the default model is fitted first`;
 
 /** The report of `input`, dated `date`: what the command writes (the tests call it as the command does). */
@@ -49,14 +50,28 @@ async function defaultFit(ds: Dataset): Promise<FitJson> {
   return fit;
 }
 
-async function heldOut(ds: Dataset, folds: number): Promise<CrossValidateResult> {
+async function heldOut(
+  ds: Dataset,
+  folds: number,
+  models: readonly ModelType[],
+): Promise<CrossValidateResult> {
   return crossValidate(ds, {
-    models: CV_MODELS,
+    models,
     folds,
     seed: 1,
     engine: cliEngine('auto'),
     onProgress: (p) => process.stderr.write(`\rcv [${p.done}/${p.total}] ${p.stage}`.padEnd(70)),
   }).finally(() => process.stderr.write('\n'));
+}
+
+/** --cv-models: model names separated by commas (default every model, as evaluate cv). */
+function cvModels(v: string | undefined): readonly ModelType[] {
+  if (v === undefined) return CV_MODELS;
+  const ms = v.split(',').map((x) => x.trim());
+  for (const m of ms)
+    if (!(MODEL_TYPES as readonly string[]).includes(m))
+      throw new UsageError(`--cv-models: "${m}" is not one of ${MODEL_TYPES.join(', ')}.`);
+  return ms as ModelType[];
 }
 
 function budgetsOf(v: string | undefined): number[] | undefined {
@@ -78,6 +93,7 @@ export async function reportCommand(argv: string[]): Promise<number> {
       groups: { type: 'string' },
       'with-cv': { type: 'boolean' },
       folds: { type: 'string' },
+      'cv-models': { type: 'string' },
       budgets: { type: 'string' },
       out: { type: 'string' },
     },
@@ -86,6 +102,7 @@ export async function reportCommand(argv: string[]): Promise<number> {
   if (!v.out) throw new UsageError(`report needs --out report.html.\n\n${REPORT_USAGE}`);
   const budgets = budgetsOf(v.budgets);
   const folds = num(v.folds, 'folds', 5);
+  const models = cvModels(v['cv-models']);
   if (!Number.isInteger(folds) || folds < 2)
     throw new UsageError('--folds must be an integer ≥ 2.');
   const ds = await loadData(positionals, v.items);
@@ -97,7 +114,7 @@ export async function reportCommand(argv: string[]): Promise<number> {
     if (groups.names.length < 2)
       throw new UsageError(`${v.groups}: fewer than two of its groups have LLMs in the data.`);
   }
-  const cv = v['with-cv'] ? await heldOut(ds, folds) : undefined;
+  const cv = v['with-cv'] ? await heldOut(ds, folds, models) : undefined;
   const t0 = performance.now();
   let html: string;
   try {
