@@ -2,7 +2,7 @@
  * The defaults the CLI and the UI share, in one place so both say the same.
  * Constants only: the page imports this without bundling the fitting code.
  */
-import type { FlagOptions } from './bank/flags';
+import type { FlagOptions } from './bank/flagOptions';
 import { MODEL_TYPES, type ModelType } from './model/types';
 
 /** The model a fit uses unless told otherwise. */

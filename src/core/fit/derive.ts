@@ -5,7 +5,7 @@
  * `fit.llms[j]` is `ds.llmIds[j]`.
  */
 import type { Dataset } from '../data/types';
-import { benchmarkInfoRows, type BenchmarkInfoRow } from '../eval/info';
+import { benchmarkInfoRows, type BenchmarkInfoRow } from './benchmarkInfo';
 import { argmaxAt } from '../model/cells';
 import { binaryInfoAt, iteminfoAt } from '../model/itemfns';
 import { isBinary } from '../model/types';
