@@ -4,7 +4,7 @@ import { fileNamer } from './caps';
 import { esc, fmt, int, pct, table, numCell, textCell } from './html';
 import { extent, linear, ticks } from './svg/frame';
 import { labelPositions } from './svg/itemCurves';
-import { rankLlms } from './sections/ranking';
+import { rankingSection, rankLlms } from './sections/ranking';
 
 describe('report pieces, against hand-worked values', () => {
   it('formats numbers the same way everywhere', () => {
@@ -80,5 +80,31 @@ describe('report pieces, against hand-worked values', () => {
       ['d', 2.5, 1],
       ['c', 4, 2.5],
     ]);
+  });
+
+  it('says in words where θ and accuracy disagree most', () => {
+    const llm = (id: string, theta: number, accuracy: number): LlmResult => ({
+      id,
+      theta,
+      thetaSE: 0.2,
+      s: 1,
+      delta: [0.1, -0.3],
+      rho: [0, 0],
+      accuracy,
+      nObserved: 10,
+    });
+    // θ ranks a, b, c; accuracy ranks c (0.9), a (0.8), b (0.7): c is 3rd by θ, 1st by accuracy.
+    const fit = {
+      model: 'llmnrm',
+      llms: [llm('a', 1, 0.8), llm('b', 0, 0.7), llm('c', -1, 0.9)],
+    } as Pick<FitJson, 'model' | 'llms'> as FitJson;
+    const t = rankingSection(fit).replace(/<[^>]+>/g, ' ');
+    expect(t).toContain('a ranks first (θ = 1.00 ± 0.20) and c last (θ = -1.00) of 3 LLMs');
+    expect(t).toContain(
+      'θ and accuracy disagree most on c: rank 3 by θ but 1 by accuracy (90.0% correct)',
+    );
+    expect(t).toContain('places it lower than its accuracy does');
+    // Position bias: the largest δ is A's 0.10; the fallback ρ is all zero.
+    expect(t).toContain(' A 0.10 ');
   });
 });

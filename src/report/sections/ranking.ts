@@ -49,7 +49,7 @@ function reading(rows: Ranked[]): string {
   const disagree =
     Math.abs(d) < 1
       ? 'The ranking by θ and the ranking by accuracy agree on every LLM.'
-      : `θ and accuracy disagree most on ${g.l.id}: rank ${rankText(g.thetaRank)} by θ but ${rankText(g.accRank)} by accuracy (${pct(g.l.accuracy, 1)} correct), so the option-level model places it ${d > 0 ? 'higher' : 'lower'} than its accuracy does: ${d > 0 ? 'its wrong answers are better wrong answers than those of LLMs with similar accuracy' : 'its wrong answers are less informed than those of LLMs with similar accuracy'}.`;
+      : `θ and accuracy disagree most on ${g.l.id}: rank ${rankText(g.thetaRank)} by θ but ${rankText(g.accRank)} by accuracy (${pct(g.l.accuracy, 1)} correct), so the option-level model places it ${d > 0 ? 'higher' : 'lower'} than its accuracy does: θ reads how much probability it puts on each option, including which wrong options it prefers, not only whether its top answer is the key.`;
   const ses = rows.map((r) => r.l.thetaSE).filter(Number.isFinite);
   const meanSe = ses.reduce((a, b) => a + b, 0) / (ses.length || 1);
   return `${top.id} ranks first (θ = ${fmt(top.theta, 2)} ± ${fmt(top.thetaSE, 2)}) and ${bottom.id} last (θ = ${fmt(bottom.theta, 2)}) of ${count(rows.length, 'LLM')}; the mean standard error of θ is ${fmt(meanSe, 2)}, so LLMs whose θ differ by less than about ${fmt(2 * 1.96 * meanSe, 2)} are not clearly apart. ${disagree}`;

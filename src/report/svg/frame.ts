@@ -76,7 +76,7 @@ export function yAxis(y: Scale, x: number, label: string, gridTo: number): strin
   );
   const [r0, r1] = [y(y.domain[0]), y(y.domain[1])];
   const mid = (r0 + r1) / 2;
-  return `<g class="axis"><line x1="${px(x)}" x2="${px(x)}" y1="${px(r0)}" y2="${px(r1)}"/>${parts.join('')}<text transform="translate(${px(x - 40)},${px(mid)}) rotate(-90)" text-anchor="middle" class="axis-label">${esc(label)}</text></g>`;
+  return `<g class="axis"><line x1="${px(x)}" x2="${px(x)}" y1="${px(r0)}" y2="${px(r1)}"/>${parts.join('')}<text transform="translate(${px(Math.max(12, x - 40))},${px(mid)}) rotate(-90)" text-anchor="middle" class="axis-label">${esc(label)}</text></g>`;
 }
 
 /** A polyline through (x, y) points; non-finite points break the line. */

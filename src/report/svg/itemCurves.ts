@@ -57,7 +57,7 @@ export function itemCurvesChart(
     height,
     `Option curves of item ${item}`,
     `P(option | θ) for each option over θ from ${grid[0]} to ${grid[grid.length - 1]}; the key ${keyLabel} is the thick solid line marked *, distractors are dashed; ticks at the bottom are the LLMs' fitted θ.`,
-    yAxis(y, L, 'P', width - R) + lines.join('') + rug + xAxis(x, height - B, 'θ'),
+    yAxis(y, L, 'P(option)', width - R) + lines.join('') + rug + xAxis(x, height - B, 'θ'),
   );
 }
 
