@@ -1,6 +1,6 @@
 /** What single LLMs answered: their wrong answers and observed distributions. */
 import { OPTION_LABELS, type Dataset } from '../core/data/types';
-import { argmaxAt } from '../core/model/cells';
+import { answerAt, isCorrect } from '../core/psych/correctness';
 
 /** One wrong answer of an LLM: the item, its key, the LLM's argmax and probabilities. */
 export interface WrongResponse {
@@ -16,11 +16,11 @@ export interface WrongResponse {
 export function wrongResponses(ds: Dataset, j: number): WrongResponse[] {
   const out: WrongResponse[] = [];
   for (let i = 0; i < ds.I; i++) {
-    if (!ds.observed[j * ds.I + i]) continue;
-    const off = (j * ds.I + i) * ds.Kmax;
+    const cell = j * ds.I + i;
+    if (!ds.observed[cell] || isCorrect(ds, cell)) continue;
+    const off = cell * ds.Kmax;
     const K = ds.nOptions[i];
-    const top = argmaxAt(ds.obs, off, K);
-    if (top === ds.key[i]) continue;
+    const top = answerAt(ds, cell);
     out.push({
       item: i,
       id: ds.itemIds[i],

@@ -9,6 +9,7 @@
  */
 import type { Dataset } from '../data/types';
 import { argmaxAt } from '../model/cells';
+import { isCorrect } from '../psych/correctness';
 import type { CellPredictor } from './predict';
 
 export const OPTION_METRICS = ['optionAcc', 'optionLogLoss'] as const;
@@ -114,7 +115,7 @@ export function evaluateBinaryCells(
   for (const cell of cells) {
     const j = Math.floor(cell / ds.I);
     const i = cell - j * ds.I;
-    const y = argmaxAt(ds.obs, cell * ds.Kmax, ds.nOptions[i]) === ds.key[i] ? 1 : 0;
+    const y = isCorrect(ds, cell) ? 1 : 0;
     acc.add(binaryScores(y, pred.pKey(j, i)));
   }
   const r = acc.result();

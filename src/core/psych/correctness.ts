@@ -1,15 +1,26 @@
-/** Binary correctness (observed argmax = key) of every cell: the classical tables' data. */
+/**
+ * Binary correctness of an observed cell: the LLM's answer (its most likely
+ * option, the observed argmax) is the key. The one place this is decided for
+ * the classical tables, the binary metrics and the page's wrong answers.
+ */
 import type { Dataset } from '../data/types';
 import { argmaxAt } from '../model/cells';
 
+/** The answer in cell `cell` (= j·I + i): the option with the most observed mass (first on ties). */
+export function answerAt(ds: Dataset, cell: number): number {
+  return argmaxAt(ds.obs, cell * ds.Kmax, ds.nOptions[cell % ds.I]);
+}
+
+/** Whether cell `cell` (= j·I + i) is correct: its answer is the item's key. */
+export function isCorrect(ds: Dataset, cell: number): boolean {
+  return answerAt(ds, cell) === ds.key[cell % ds.I];
+}
+
 /** J × I: 1 correct, 0 wrong, NaN missing. */
 export function correctnessMatrix(ds: Dataset): Float64Array {
-  const { J, I, Kmax } = ds;
-  const y = new Float64Array(J * I).fill(NaN);
-  for (let j = 0; j < J; j++)
-    for (let i = 0; i < I; i++)
-      if (ds.observed[j * I + i])
-        y[j * I + i] = argmaxAt(ds.obs, (j * I + i) * Kmax, ds.nOptions[i]) === ds.key[i] ? 1 : 0;
+  const y = new Float64Array(ds.J * ds.I).fill(NaN);
+  for (let cell = 0; cell < y.length; cell++)
+    if (ds.observed[cell]) y[cell] = isCorrect(ds, cell) ? 1 : 0;
   return y;
 }
 
