@@ -7,7 +7,10 @@
  * gradient norm, passes, λ, w0, κ, the largest G over the observed cells, and
  * on simulated sets the Spearman correlation of fitted and true θ and ρ.
  *
- * Run: npx tsx bench/gate.ts [--only margin|eq10] [--skip-demo] [--J 40 --I 300]
+ * `--lambda L` fixes the prior strength (no search; the fit starts from the
+ * documented start, w0 −2, κ 1), as the paper fits.
+ *
+ * Run: npx tsx bench/gate.ts [--only margin|eq10] [--skip-demo] [--J 40 --I 300] [--lambda L]
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +32,7 @@ const only = arg('--only', '');
 const forms: readonly GateForm[] = only ? [only as GateForm] : GATE_FORMS;
 const J = Number(arg('--J', '40'));
 const I = Number(arg('--I', '300'));
+const lambda = arg('--lambda', '');
 
 interface Truth {
   truth: Float64Array;
@@ -37,7 +41,11 @@ interface Truth {
 
 async function report(name: string, ds: Dataset, gate: GateForm, truth?: Truth) {
   // The fused CPU engine (fitDataset's own): the reference, with both gate forms.
-  const fit = await fitDataset(ds, { model: 'llmnrm', gate });
+  const fit = await fitDataset(ds, {
+    model: 'llmnrm',
+    gate,
+    ...(lambda ? { priorStrength: Number(lambda) } : {}),
+  });
   const cols = [
     name.padEnd(30),
     `${gate}`.padEnd(7),
@@ -49,6 +57,7 @@ async function report(name: string, ds: Dataset, gate: GateForm, truth?: Truth) 
     `w0 ${fit.global.w0.toFixed(2)}`.padEnd(11),
     `κ ${fit.global.kappa.toFixed(3)}`.padEnd(10),
     `Gmax ${fit.gateMax?.toExponential(2)}`.padEnd(15),
+    `obj ${fit.objective.toFixed(2)}`.padEnd(14),
   ];
   if (truth) {
     const L = truth.layout;

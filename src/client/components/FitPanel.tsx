@@ -104,7 +104,14 @@ export function FitPanel({
           </select>
         </Field>
         <Field label="Mode">
-          <select value={s.mode} onChange={(e) => set('mode', e.target.value as Mode)}>
+          <select
+            value={s.mode}
+            onChange={(e) => {
+              // Paper mode is eq. 10's gate exactly: a margin choice does not carry over.
+              const mode = e.target.value as Mode;
+              onSettings({ ...s, mode, gate: mode === 'paper' ? undefined : s.gate });
+            }}
+          >
             <option value="default">well-posed (default)</option>
             <option value="paper">paper (eq. 15 as written)</option>
           </select>

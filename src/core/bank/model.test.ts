@@ -7,6 +7,7 @@ import { iteminfoAt } from '../model/itemfns';
 import { allBtilde, nominalProbs } from '../model/nominal';
 import { simulateNominal } from '../model/simulate';
 import { nominalFlags } from '../model/types';
+import type { GateForm } from '../model/gate';
 import { bankAsFit, bankFromFit, type ItemBank } from './bank';
 import { estimateLlm, responseTarget, type Response } from './estimate';
 import { responseInfo, responseModel, responseProbs, type LlmTerms } from './model';
@@ -14,11 +15,12 @@ import { responseInfo, responseModel, responseProbs, type LlmTerms } from './mod
 const sim = simulateNominal({ J: 12, I: 40, seed: 8, concentration: 100 });
 const { truth, layout: L, data } = sim;
 
-/** A bank holding the simulation's true item and gate parameters. */
-function trueBank(): ItemBank {
+/** A bank holding the simulation's true item and gate parameters (`gate`: the fit's form). */
+function trueBank(gate?: GateForm): ItemBank {
   const fit = {
     schema: 'llm-nrm-fit/1',
     model: 'llmnrm',
+    ...(gate ? { gate } : {}),
     Kmax: L.Kmax,
     global: { w0: truth[L.w0], kappa: truth[L.kappa] },
     items: data.itemIds.map((id, i) => ({
@@ -86,6 +88,48 @@ describe('one LLM’s response model on bank items', () => {
         iteminfoAt({ a: it.a, c: it.c, key: it.key }, theta).total,
         12,
       );
+  });
+});
+
+describe('a bank from a fit with the margin gate (model/gate.ts)', () => {
+  const m = responseModel(trueBank('margin'));
+
+  it('keeps the form, and gives eq. 13 with G = σ[w0 − κ f_i(θ)], not eq. 10’s gate', () => {
+    expect(trueBank('margin').gate).toBe('margin');
+    expect(trueBank().gate).toBeUndefined();
+    const flags = nominalFlags('llmnrm', 'margin');
+    const eq10 = responseModel(trueBank());
+    const ref = new Float64Array(L.Kmax);
+    let apart = 0;
+    for (let j = 0; j < data.J; j++)
+      for (let i = 0; i < data.I; i++) {
+        nominalProbs(truth, L, flags, j, i, data.nOptions[i], data.key[i], NaN, ref);
+        const t = termsOf(j);
+        const p = responseProbs(m, m.items[i], truth[L.theta + j], t);
+        p.forEach((v, k) => expect(v).toBeCloseTo(ref[k], 12));
+        const q = responseProbs(eq10, eq10.items[i], truth[L.theta + j], t);
+        apart = Math.max(apart, ...q.map((v, k) => Math.abs(v - p[k])));
+      }
+    expect(apart).toBeGreaterThan(1e-3);
+  });
+
+  it('has Fisher information matching a central difference of log p (dG/dθ through f′)', () => {
+    const h = 1e-5;
+    for (const [j, i, theta] of [
+      [0, 0, 0],
+      [3, 7, -1.5],
+      [5, 21, 2.2],
+    ]) {
+      const t = termsOf(j);
+      const it = m.items[i];
+      const pp = responseProbs(m, it, theta + h, t);
+      const pm = responseProbs(m, it, theta - h, t);
+      const p = responseProbs(m, it, theta, t);
+      let fd = 0;
+      for (let k = 0; k < it.K; k++)
+        fd += p[k] * ((Math.log(pp[k]) - Math.log(pm[k])) / (2 * h)) ** 2;
+      expect(responseInfo(m, it, theta, t)).toBeCloseTo(fd, 6);
+    }
   });
 });
 

@@ -3,6 +3,7 @@
  * iteminfo, testinfo) computed from one item's centred (a, c). These read plain
  * arrays, so they work on a fit.json as well as inside the fitting code.
  */
+import { margin as marginOf } from './gate';
 
 /** An item as the item functions need it. */
 export interface NominalItem {
@@ -53,14 +54,10 @@ export function probtrace(item: NominalItem, grid: ArrayLike<number>): Float64Ar
   });
 }
 
-/** Correct-vs-incorrect log-odds margin f_i(θ) (eq. 8). */
+/** Correct-vs-incorrect log-odds margin f_i(θ) (eq. 8; gate.ts `margin`). */
 export function margin(item: NominalItem, theta: number): number {
   const K = item.a.length;
-  let m = -Infinity;
-  for (let k = 0; k < K; k++) if (k !== item.key) m = Math.max(m, item.a[k] * theta + item.c[k]);
-  let s = 0;
-  for (let k = 0; k < K; k++) if (k !== item.key) s += Math.exp(item.a[k] * theta + item.c[k] - m);
-  return item.a[item.key] * theta + item.c[item.key] - (m + Math.log(s));
+  return marginOf(item.a, item.c, 0, K, item.key, theta, new Float64Array(K));
 }
 
 export interface ItemInfo {
