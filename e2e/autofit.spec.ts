@@ -35,6 +35,12 @@ test('a dropped file is fitted with no click, and says it converged', async ({ p
   const status = page.getByTestId('fit-status');
   await expect(status).toHaveAttribute('data-converged', 'true');
   await expect(status).toContainText('strength λ');
+  // The default's gate form, and the demo's fitted gate is shut (issue 27).
+  const gate = page.getByTestId('fit-gate');
+  await expect(gate).toHaveAttribute('data-gate', 'margin');
+  await expect(gate).toContainText(
+    /the fallback gate is shut on this data; the fit equals the no-fallback model/i,
+  );
 });
 
 test('warnings of one kind from several files are one group with a count', async ({ page }) => {
