@@ -46,11 +46,16 @@ describe('the prior-strength search on a share of the items (large data sets)', 
     const kept = searchItems(data, n, settings.seed, 1200)!;
     expect(sel.reason).toContain(`on ${kept.length} of the 300 items`);
     expect(sel.x).toBeNull();
-    const grid = sel.trials.slice(0, STRENGTH_GRID.length);
-    expect(grid.map((t) => t.lambda)).toEqual([...STRENGTH_GRID]);
+    // The grid, extended by factors of 2 while its best point is at an end, then
+    // (when λ falls between candidates) the refined λ.
+    const grid = STRENGTH_GRID.includes(sel.lambda) ? sel.trials : sel.trials.slice(0, -1);
+    const lambdas = grid.map((t) => t.lambda);
+    expect(lambdas).toEqual([...lambdas].sort((a, b) => a - b));
+    expect(lambdas.filter((l) => STRENGTH_GRID.includes(l))).toEqual([...STRENGTH_GRID]);
+    for (let m = 1; m < lambdas.length; m++) expect(lambdas[m] / lambdas[m - 1]).toBe(2);
     expect(sel.lambda).toBe(
       refineStrength(
-        STRENGTH_GRID,
+        lambdas,
         grid.map((t) => t.heldOutLoss),
       ),
     );

@@ -191,7 +191,8 @@ function meanOf(xs: readonly Float64Array[]): Float64Array {
  * previous fold's end point at the same λ), its held-out cells scored by the
  * model's own cross-entropy, summed over folds. λ is the minimum of the
  * parabola in log λ through the best grid point and its neighbours
- * (`refineStrength`), where every fold is fitted once more. The outer data a
+ * (`refineStrength`; the grid extended first while its best point is at an
+ * end, `extendGrid`), where every fold is fitted once more. The outer data a
  * caller holds back never enter. docs/priors.md says why and how stable it is.
  */
 export async function choosePriorStrength(
@@ -221,9 +222,13 @@ export async function choosePriorStrength(
   const folds = cellFolds(data, CV_FOLDS, settings.seed);
   const ctx: InnerContext = { settings, override, engine, signal: o.signal, onStep: o.onStep };
   const grid = await searchGrid(data, folds, ctx);
-  const lambda = refineStrength(STRENGTH_GRID, grid.loss);
-  const onGrid = STRENGTH_GRID.indexOf(lambda);
-  const last = onGrid >= 0 ? null : await refinedRun(data, folds, lambda, grid.runs, ctx);
+  await extendGrid(grid, data, folds, ctx);
+  const lambda = refineStrength(grid.lambdas, grid.loss);
+  const onGrid = grid.lambdas.indexOf(lambda);
+  const last =
+    onGrid >= 0
+      ? null
+      : await oneMore(data, folds, lambda, grid.runs, nearest(grid.lambdas, lambda), ctx);
   const trials = [...grid.trials, ...(last ? [last.trial] : [])];
   const x = meanOf(last ? last.x : grid.runs.map((r) => r.x[onGrid]));
   const full = o.full ?? (kept ? null : pose(ds, settings));
@@ -234,7 +239,16 @@ export async function choosePriorStrength(
     x: start,
     share: kept !== null,
     passes: grid.passes + (last?.passes ?? 0),
-    reason: strengthReason(lambda, onGrid < 0, kept, ds.I, n, o.maxCells, start !== null),
+    reason: strengthReason(
+      lambda,
+      grid.lambdas,
+      onGrid < 0,
+      kept,
+      ds.I,
+      n,
+      o.maxCells,
+      start !== null,
+    ),
   };
 }
 
@@ -263,8 +277,20 @@ export function canonicalOrder(
   };
 }
 
-/** The grid's folds, run fold by fold; losses per cell summed over folds. */
-async function searchGrid(data: Dataset, folds: Uint8Array, ctx: InnerContext) {
+/** The candidates searched so far, each fold's run at each (λ ascending). */
+interface Grid {
+  lambdas: number[];
+  runs: FoldRun[];
+  /** Held-out cross-entropy per cell, summed over folds, per λ. */
+  loss: number[];
+  trials: StrengthTrial[];
+  passes: number;
+  /** Fold 0's problem (the layout of every fold's free vector). */
+  posed: Posed;
+}
+
+/** STRENGTH_GRID's candidates, run fold by fold; losses per cell summed over folds. */
+async function searchGrid(data: Dataset, folds: Uint8Array, ctx: InnerContext): Promise<Grid> {
   const runs: FoldRun[] = [];
   let posed: Posed | null = null;
   let nHeld = 0;
@@ -282,21 +308,55 @@ async function searchGrid(data: Dataset, folds: Uint8Array, ctx: InnerContext) {
     converged: runs.every((r) => r.converged[m]),
   }));
   const passes = runs.reduce((s, r) => s + r.passes, 0);
-  return { runs, loss, trials, passes, posed: posed!, nHeld };
+  return { lambdas: [...STRENGTH_GRID], runs, loss, trials, passes, posed: posed! };
 }
 
-/** Every fold once more at the refined λ, from its end point at the nearest grid λ. */
-async function refinedRun(
+/** The grid is extended by factors of 2 up to these ends while its best point is at an end. */
+export const STRENGTH_LIMITS = [1 / 8, 16] as const;
+
+/**
+ * While the best candidate is at an end of the grid, one more candidate
+ * beyond it (λ halved or doubled, within STRENGTH_LIMITS), so the parabola
+ * always has the best point between two neighbours: without it a curve flat
+ * between 2 and 4 jumped from a vertex below 2.83 to the end, 4, as the
+ * losses at 2 and 4 swapped order (reading demo, one seed in ten).
+ */
+async function extendGrid(g: Grid, data: Dataset, folds: Uint8Array, ctx: InnerContext) {
+  for (;;) {
+    let b = 0;
+    g.loss.forEach((l, m) => (l < g.loss[b] ? (b = m) : 0));
+    const low = b === 0;
+    if (!low && b !== g.lambdas.length - 1) return;
+    const lambda = g.lambdas[b] * (low ? 0.5 : 2);
+    if (lambda < STRENGTH_LIMITS[0] || lambda > STRENGTH_LIMITS[1]) return;
+    const r = await oneMore(data, folds, lambda, g.runs, b, ctx);
+    const at = low ? 0 : g.lambdas.length;
+    g.lambdas.splice(at, 0, lambda);
+    g.loss.splice(at, 0, r.trial.heldOutLoss);
+    g.trials.splice(at, 0, r.trial);
+    g.runs.forEach((run, k) => run.x.splice(at, 0, r.x[k]));
+    g.passes += r.passes;
+  }
+}
+
+/** Index of the candidate nearest λ in log. */
+function nearest(lambdas: readonly number[], lambda: number): number {
+  let near = 0;
+  lambdas.forEach((l, m) => {
+    if (Math.abs(Math.log(l / lambda)) < Math.abs(Math.log(lambdas[near] / lambda))) near = m;
+  });
+  return near;
+}
+
+/** Every fold once more at λ, each from its end point at candidate `from`. */
+async function oneMore(
   data: Dataset,
   folds: Uint8Array,
   lambda: number,
   runs: readonly FoldRun[],
+  from: number,
   ctx: InnerContext,
 ) {
-  let near = 0;
-  STRENGTH_GRID.forEach((l, m) => {
-    if (Math.abs(Math.log(l / lambda)) < Math.abs(Math.log(STRENGTH_GRID[near] / lambda))) near = m;
-  });
   let loss = 0;
   let nHeld = 0;
   let passes = 0;
@@ -306,7 +366,7 @@ async function refinedRun(
   for (let k = 0; k < CV_FOLDS; k++) {
     const f = foldProblem(data, folds, k, ctx.settings);
     posed ??= f.posed;
-    const r = await runFold(f, [lambda], [runs[k].x[near]], ctx);
+    const r = await runFold(f, [lambda], [runs[k].x[from]], ctx);
     loss += r.loss[0];
     nHeld += f.held.cells.n;
     passes += r.passes;
@@ -320,6 +380,7 @@ async function refinedRun(
 /** fit.json's words for how λ was chosen. */
 function strengthReason(
   lambda: number,
+  grid: readonly number[],
   refined: boolean,
   kept: number[] | null,
   I: number,
@@ -331,8 +392,8 @@ function strengthReason(
     `${CV_FOLDS}-fold cross-validation on the training cells (every cell held out once; ` +
     `folds dealt within each item by the LLMs' accuracy from an offset drawn from the seed and the item's content, never by names or order)` +
     (refined
-      ? `; λ = ${lambda} is the minimum of the parabola in log λ through the best of ${STRENGTH_GRID.join(', ')} and its neighbours`
-      : `; λ = ${lambda} is the best of ${STRENGTH_GRID.join(', ')}`);
+      ? `; λ = ${lambda} is the minimum of the parabola in log λ through the best of ${grid.join(', ')} and its neighbours`
+      : `; λ = ${lambda} is the best of ${grid.join(', ')}`);
   if (!kept) return how;
   return (
     `${how}; on ${kept.length} of the ${I} items (a share chosen by the items' content: ` +
