@@ -57,6 +57,12 @@ describe('llm-nrm CLI (bin/llm-nrm.js)', () => {
     );
     expect(fit.items[0].a).toHaveLength(4);
     expect(fit.objective).toBeCloseTo(fit.crossEntropy + fit.prior, 6);
+    // The default's gate form, recorded and said (issue 27); the demo's gate is shut.
+    expect(fit.gate).toBe('margin');
+    expect(fit.gateMax).toBeLessThan(1e-3);
+    expect(r.stderr).toMatch(
+      /the fallback gate is shut on this data; the fit equals the no-fallback model/i,
+    );
     const info = path.join(dir, 'info.csv');
     const r2 = run(['info', out, '--out', info]);
     expect(r2.status, r2.stderr).toBe(0);
@@ -138,6 +144,20 @@ describe('llm-nrm CLI (bin/llm-nrm.js)', () => {
     const c = run(['fit', '--curvature', 'exact', path.join(NAEP, 'econ-reading.wide.csv')]);
     expect(c.status).toBe(2);
     expect(c.stderr).toMatch(/--curvature must be one of blocks, counts; got "exact"/);
+    const g = run(['fit', '--gate', 'ratio', path.join(NAEP, 'econ-reading.wide.csv')]);
+    expect(g.status).toBe(2);
+    expect(g.stderr).toMatch(/--gate must be one of margin, eq10; got "ratio"/);
+    // Paper mode is eq. 10's gate exactly.
+    const pm = run([
+      'fit',
+      '--mode',
+      'paper',
+      '--gate',
+      'margin',
+      path.join(NAEP, 'econ-reading.wide.csv'),
+    ]);
+    expect(pm.status).toBe(2);
+    expect(pm.stderr).toMatch(/--gate margin applies to the default mode/);
   });
 });
 
