@@ -5,9 +5,10 @@
  * cross-validates on these folds, so the same cells under other names or in
  * another order give the same folds, the same λ and the same fit.
  *
- * Each cell is known by a hash of its probabilities' float32 bits; an item by
- * its option count, its key and the multiset of its cells' hashes; an LLM by
- * the multiset of its cells' hashes (each mixed with the item's). Within each
+ * Each cell is known by a hash of the order of its options by probability
+ * (robust to the last bits of the values, which differ between file formats);
+ * an item by its option count, its key and the multiset of its cells' hashes;
+ * an LLM by the multiset of its cells' hashes (each mixed with the item's). Within each
  * item the observed cells are dealt to the folds in turn, the LLMs in the
  * order of their accuracy, from an offset drawn from the seed and the item's
  * hash: every item is split as evenly as its cells allow, each fold holds out
@@ -54,22 +55,28 @@ export interface ContentHashes {
   llm: Uint32Array;
 }
 
-/** The hash of one observed cell's K probabilities (−0 read as 0). */
-function cellHash(bits: Uint32Array, off: number, K: number): number {
+/**
+ * The hash of one observed cell: its option count and the order of its
+ * options by probability (ties by position). The order, not the values: the
+ * same cells read from probabilities or log-probabilities differ in the last
+ * bits of a fifth of their float32 values (up to 1.1e-6 relative), and any
+ * rounding of the values would split some of them at a rounding boundary.
+ */
+function cellHash(obs: Float32Array, off: number, K: number, order: number[]): number {
+  order.length = K;
+  for (let k = 0; k < K; k++) order[k] = k;
+  order.sort((a, b) => obs[off + b] - obs[off + a] || a - b);
   let h = mix(0x9747b28c, K);
-  for (let k = 0; k < K; k++) {
-    const b = bits[off + k];
-    h = mix(h, b === 0x80000000 ? 0 : b);
-  }
+  for (const k of order) h = mix(h, k);
   return h;
 }
 
 export function contentHashes(ds: Dataset): ContentHashes {
   const { J, I, Kmax } = ds;
-  const bits = new Uint32Array(ds.obs.buffer, ds.obs.byteOffset, ds.obs.length);
   const cell = new Uint32Array(J * I);
+  const order: number[] = [];
   for (let c = 0; c < J * I; c++)
-    if (ds.observed[c]) cell[c] = cellHash(bits, c * Kmax, ds.nOptions[c % I]);
+    if (ds.observed[c]) cell[c] = cellHash(ds.obs, c * Kmax, ds.nOptions[c % I], order);
   const item = new Uint32Array(I);
   for (let i = 0; i < I; i++) {
     const own: number[] = [];

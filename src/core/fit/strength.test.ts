@@ -125,13 +125,18 @@ describe('a search on a share of the items starts the full fit (real data: the d
 describe('refineStrength: the vertex of the parabola in log λ through the best grid point and its neighbours', () => {
   const grid = [0.5, 1, 2, 4];
   const at = (u0: number, l: number) => grid.map((g) => (Math.log(g) - u0) ** 2 + l);
-  it('finds the vertex of an exact parabola between grid points (λ = 1.5, 3 digits)', () => {
-    expect(refineStrength(grid, at(Math.log(1.5), 0.3))).toBe(1.5);
-    expect(refineStrength(grid, at(Math.log(0.8), 0.3))).toBe(0.8);
+  // The vertex u* is rounded to 1/16 of a doubling: λ = 2^(round(16 log2 e^u*) / 16), 3 digits.
+  it('finds the vertex of an exact parabola between grid points, on 16 steps per doubling', () => {
+    // 1.5: 16·log2 1.5 = 9.36 → 9, 2^(9/16) = 1.476; 0.8: −5.15 → −5, 2^(−5/16) = 0.805.
+    expect(refineStrength(grid, at(Math.log(1.5), 0.3))).toBe(1.48);
+    expect(refineStrength(grid, at(Math.log(0.8), 0.3))).toBe(0.805);
+    // 2.83 = 2^1.5 exactly on a step: 2^(24/16) = 2.828.
+    expect(refineStrength(grid, at(1.5 * Math.LN2, 0.3))).toBe(2.83);
   });
   it('works on an uneven grid: vertex 1.8 through (1, 2, 3)', () => {
-    // Losses (u − ln 1.8)² at u = ln 1, ln 2, ln 3, to 4 decimals: 0.3455, 0.0111, 0.2609.
-    expect(refineStrength([1, 2, 3], [0.3455, 0.0111, 0.2609])).toBe(1.8);
+    // Losses (u − ln 1.8)² at u = ln 1, ln 2, ln 3, to 4 decimals: 0.3455, 0.0111, 0.2609;
+    // vertex 1.80005 (by hand), 16·log2 1.8 = 13.57 → 14, 2^(14/16) = 1.834.
+    expect(refineStrength([1, 2, 3], [0.3455, 0.0111, 0.2609])).toBe(1.83);
   });
   it('keeps the end of the grid when the best point is there', () => {
     expect(refineStrength(grid, [0.5, 0.4, 0.3, 0.2])).toBe(4);

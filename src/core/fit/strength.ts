@@ -158,9 +158,10 @@ async function runFold(
 
 /**
  * The minimum of the parabola in log λ through the best grid point and its two
- * neighbours (the best point itself at either end of the grid), to three
- * significant digits: between grid points where the curve is flat, and the
- * same λ whatever the last bits of the losses.
+ * neighbours (the best point itself at either end of the grid), on a grid of
+ * STRENGTH_STEPS steps per doubling (to three significant digits): between
+ * grid points where the curve is flat, and the same λ whatever the last bits
+ * of the losses.
  */
 export function refineStrength(grid: readonly number[], loss: readonly number[]): number {
   let b = 0;
@@ -172,7 +173,8 @@ export function refineStrength(grid: readonly number[], loss: readonly number[])
   const num = (u1 - u0) ** 2 * (l1 - l2) - (u1 - u2) ** 2 * (l1 - l0);
   const den = (u1 - u0) * (l1 - l2) - (u1 - u2) * (l1 - l0);
   const u = den > 0 || den < 0 ? u1 - num / (2 * den) : u1;
-  return Number(Math.exp(Math.min(u2, Math.max(u0, u))).toPrecision(3));
+  const steps = Math.round((STRENGTH_STEPS * Math.min(u2, Math.max(u0, u))) / Math.LN2);
+  return Number((2 ** (steps / STRENGTH_STEPS)).toPrecision(3));
 }
 
 /** Mean of the folds' free vectors (a start for the full fit). */
@@ -257,8 +259,9 @@ export async function choosePriorStrength(
  * every LLM, each sorted by its content hash (cellFolds.ts), so that the same
  * cells under any names and in any order give the search the same arrays and
  * the same result to the last bit. `llms[a]` and `items[b]` are the indices in
- * `ds` of the copy's LLM a and item b. Ties are exact copies, whose order
- * does not change the arrays.
+ * `ds` of the copy's LLM a and item b. Ties (items or LLMs whose every cell
+ * orders its options alike) keep the data's order; the folds do not depend on
+ * it, and the search's arithmetic differs only in its rounding.
  */
 export function canonicalOrder(
   ds: Dataset,
@@ -310,6 +313,14 @@ async function searchGrid(data: Dataset, folds: Uint8Array, ctx: InnerContext): 
   const passes = runs.reduce((s, r) => s + r.passes, 0);
   return { lambdas: [...STRENGTH_GRID], runs, loss, trials, passes, posed: posed! };
 }
+
+/**
+ * Steps per doubling of λ the refined choice is rounded to (4.4% apart). The
+ * same cells read from probabilities and from log-probabilities differ in the
+ * last float32 bits, which moved an unrounded λ by 0.1% where the curve is
+ * flat (a simulated set, λ ≈ 8); θ moves far less than its SE over one step.
+ */
+export const STRENGTH_STEPS = 16;
 
 /** The grid is extended by factors of 2 up to these ends while its best point is at an end. */
 export const STRENGTH_LIMITS = [1 / 8, 16] as const;
