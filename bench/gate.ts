@@ -10,13 +10,19 @@
  * `--lambda L` fixes the prior strength (no search; the fit starts from the
  * documented start, w0 −2, κ 1), as the paper fits.
  *
+ * `--passes` instead times one loss+gradient pass of each engine (fused, wasm,
+ * wasm float32) with each gate form on the four-orders demo file.
+ *
  * Run: npx tsx bench/gate.ts [--only margin|eq10] [--skip-demo] [--J 40 --I 300] [--lambda L]
+ *      npx tsx bench/gate.ts --passes
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadDatasetFromPaths } from '../src/core/data/node';
 import type { Dataset } from '../src/core/data/types';
 import { fitDataset } from '../src/core/fit/fit';
+import { pose } from '../src/core/fit/pose';
+import { createEngine } from '../src/core/engines/select';
 import { GATE_FORMS, type GateForm } from '../src/core/model/gate';
 import { simulateNominal, type SimulatedGate } from '../src/core/model/simulate';
 import type { NominalLayout } from '../src/core/model/types';
@@ -77,6 +83,38 @@ async function report(name: string, ds: Dataset, gate: GateForm, truth?: Truth) 
   }
   cols.push(`${fit.seconds.toFixed(1)} s`);
   console.log(cols.join(' '));
+}
+
+/** ms per loss+gradient pass of each engine and gate form, at the documented start. */
+async function passes() {
+  const ds = await loadDatasetFromPaths([path.join(demo, 'econ-reading-4orders.wide.csv')]);
+  for (const gate of GATE_FORMS) {
+    const posed = pose(ds, { model: 'llmnrm', mode: 'default', gate });
+    const nat = new Float64Array(posed.P.natSize);
+    posed.P.toNatural(posed.x0, nat);
+    const g = new Float64Array(nat.length);
+    for (const [name, coarse] of [
+      ['fused', false],
+      ['wasm', false],
+      ['wasm', true],
+    ] as const) {
+      const engine = await createEngine(posed.problem, name);
+      for (let r = 0; r < 5; r++) await engine.evaluate(nat, g, coarse);
+      const reps = 40;
+      const t0 = performance.now();
+      for (let r = 0; r < reps; r++) await engine.evaluate(nat, g, coarse);
+      const ms = (performance.now() - t0) / reps;
+      console.log(
+        `${gate.padEnd(7)} ${`${name}${coarse ? ' f32' : ''}`.padEnd(9)} ${ms.toFixed(2)} ms/pass (${posed.problem.cells.n} cells)`,
+      );
+      engine.dispose();
+    }
+  }
+}
+
+if (process.argv.includes('--passes')) {
+  await passes();
+  process.exit(0);
 }
 
 if (!process.argv.includes('--skip-demo'))

@@ -18,13 +18,15 @@ const WASM: EngineHandle = {
  * Mixed precision (FitSettings.precision): the float32 kernel for the warm-up
  * and L-BFGS's early passes must not change where a default fit ends. On the
  * real demo, mixed and float64 fits on the wasm engine reach the same optimum:
- * objectives within 1e-7 relative (measured within 1e-10), θ within 1e-4.
+ * objectives within 1e-7 relative (measured within 1e-10), θ within 1e-4. With
+ * eq. 10's gate: under the margin gate the wasm engine has no float32 path
+ * (wasm/engine.ts wasmFloat32, which says why), so its fits run float64.
  */
 describe('mixed precision on the real demo', () => {
   it('ends where the float64 fit ends, and says which it ran', async () => {
     const ds = await loadDatasetFromPaths([path.join(DEMO, 'econ-reading.wide.csv')]);
     const fit = (precision: FitSettings['precision'], engine: EngineHandle) =>
-      fitDataset(ds, { ...DEFAULT_SETTINGS, precision }, { engine });
+      fitDataset(ds, { ...DEFAULT_SETTINGS, precision, gate: 'eq10' }, { engine });
     const mixed = await fit('mixed', WASM);
     const exact = await fit('float64', WASM);
     expect(mixed.precision).toBe('mixed');
@@ -39,5 +41,8 @@ describe('mixed precision on the real demo', () => {
     // An engine with no float32 path runs float64 whatever the setting.
     const fused = await fitDataset(ds, { ...DEFAULT_SETTINGS, steps: 5 }, { engine: FUSED_HANDLE });
     expect(fused.precision).toBe('float64');
+    const margin = await fitDataset(ds, { ...DEFAULT_SETTINGS, steps: 5 }, { engine: WASM });
+    expect(margin.gate).toBe('margin');
+    expect(margin.precision).toBe('float64');
   }, 120_000);
 });

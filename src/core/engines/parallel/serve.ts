@@ -1,7 +1,7 @@
 import type { Cells } from '../../model/cells';
 import { evaluateFused } from '../fused';
 import type { Problem } from '../types';
-import { wasmBuilderFor, type Evaluate, type EvaluateBuilder } from '../wasm/engine';
+import { wasmBuilderFor, wasmFloat32, type Evaluate, type EvaluateBuilder } from '../wasm/engine';
 import type { ShardKernel, ShardReply, ShardRequest } from './shard';
 
 /** The JS fused loop's builder: the cells assembled in arrays of their own. */
@@ -34,7 +34,7 @@ async function open(
   if (kernel === 'wasm') {
     // Falls back to the JS loop where the kernel does not apply or load.
     const b = await wasmBuilderFor(problem);
-    if (typeof b !== 'string') return { builder: b, float32: true };
+    if (typeof b !== 'string') return { builder: b, float32: wasmFloat32(problem) };
   }
   return { builder: fusedBuilder(problem), float32: false };
 }

@@ -1,6 +1,7 @@
 import type { Cells } from '../../model/cells';
 import type { NominalFlags, NominalLayout } from '../../model/types';
 import { btilde } from '../../model/btilde';
+import { addMarginGradient, margin, marginSlope } from '../../model/gate';
 import { addBtildeGradient } from '../fusedNominal';
 import { evaluateFused } from '../fused';
 import type { Engine, Problem } from '../types';
@@ -31,6 +32,12 @@ const GATE_LIMIT = 700;
 const SAT = { lo: -400, hi: 40 } as const;
 /** The kernel's flag (bit 3) for gate arguments passed as α_j, β_i (kernel.wat, $expNeg). */
 const DIRECT_GATE = 8;
+/**
+ * The kernel's flag (bit 4) for a per-cell gate, the margin gate (model/gate.ts):
+ * G of each cell is passed in, and each cell's ∂CE/∂y (y = w0 − κ f_i(θ_j)) comes
+ * back; the margin and its chain rule stay in TypeScript (`marginCells`).
+ */
+const CELL_GATE = 16;
 
 /**
  * The kernel's factor e^−β' for an item's shifted gate argument β', given the
@@ -54,16 +61,19 @@ export function gateFactor(beta: number, h: number): number {
 export type Evaluate = (nat: Float64Array, grad: Float64Array | null, coarse?: boolean) => number;
 
 /**
- * Whether the WASM kernel covers a problem: the nominal family on the option
- * channel, with eq. 10's gate where the model has the fallback (the kernel has
- * no margin gate, model/gate.ts; such a problem runs the JS fused loop).
+ * Whether the kernel's float32 path serves `problem`'s mixed-precision fits: not
+ * with the margin gate. There, on the demo econ-reading file, the λ search's
+ * fits at λ 2 and 4 ended elsewhere with float32 early passes (held-out loss
+ * 0.34544 and 0.35384 against float64's 0.34525 and 0.35223), so λ (1.48 against
+ * 1.54) and the objective (0.8%) moved; every evaluation is float64 there.
  */
+export function wasmFloat32(problem: Problem): boolean {
+  return !(problem.kind === 'nominal' && problem.flags.fallback && problem.flags.gate === 'margin');
+}
+
+/** Whether the WASM kernel covers a problem: the nominal family on the option channel. */
 export function wasmCovers(problem: Problem): boolean {
-  return (
-    problem.kind === 'nominal' &&
-    (problem.channel ?? 'option') === 'option' &&
-    !(problem.flags.fallback && problem.flags.gate === 'margin')
-  );
+  return problem.kind === 'nominal' && (problem.channel ?? 'option') === 'option';
 }
 
 /** The per-cell arrays of cells [at, at + n) of a problem: what a shard is sent in batches. */
@@ -94,15 +104,11 @@ export async function wasmNominalBuilder(
   flags: NominalFlags,
   cells: CellsShape,
 ): Promise<EvaluateBuilder> {
-  if (flags.fallback && flags.gate === 'margin')
-    throw new Error(
-      "The WASM kernel has only eq. 10's gate; the margin gate runs the JS fused loop.",
-    );
   const k = await instantiateKernel();
   // Only these fields: `cells` may be a whole Cells, which the evaluator must not keep.
   const { n, I, J, Kmax, nOptions, key } = cells;
   const shape: CellsShape = { n, I, J, Kmax, nOptions, key };
-  const plan = planMemory(L, shape);
+  const plan = planMemory(L, shape, flags.fallback && flags.gate === 'margin');
   if (plan.bytes > 2 ** 32 - PAGE)
     throw new Error(`${plan.bytes} bytes do not fit a 32-bit WASM memory`);
   const have = k.memory.buffer.byteLength;
@@ -142,8 +148,11 @@ interface InMemory {
   correct: Float32Array;
 }
 
-/** Byte offsets of the kernel's arrays in its memory, in order, and the bytes in all. */
-function planMemory(L: NominalLayout, { n, I, J, Kmax }: CellsShape) {
+/**
+ * Byte offsets of the kernel's arrays in its memory, in order, and the bytes in
+ * all. `cellGate`: room for the margin gate's per-cell G and ∂CE/∂y (CELL_GATE).
+ */
+function planMemory(L: NominalLayout, { n, I, J, Kmax }: CellsShape, cellGate: boolean) {
   let top = 0;
   const take = (bytes: number) => {
     const at = top;
@@ -167,6 +176,8 @@ function planMemory(L: NominalLayout, { n, I, J, Kmax }: CellsShape) {
     pGrad: take(L.size * 8),
     pNat32: take(L.size * 4),
     pGrad32: take(L.size * 4),
+    pCg: take(cellGate ? n * 8 : 0),
+    pCgt: take(cellGate ? n * 8 : 0),
   };
   return { ...plan, bytes: top };
 }
@@ -182,6 +193,8 @@ function wasmNominalEvaluate(
 ): Evaluate {
   const { n, I, J, Kmax, nOptions, key } = shape;
   const { pScr, pJ, pI, pT, pK, pBt, pEa, pEb, pGbt, pNat, pGrad, pNat32, pGrad32, Kt } = plan;
+  const cellGate = flags.fallback && flags.gate === 'margin';
+  const cells = cellGate ? marginCells(L, shape, mem, plan) : null;
   const buf = k.memory.buffer;
   const bt = new Float64Array(buf, pBt, I);
   const ea = new Float64Array(buf, pEa, J);
@@ -254,12 +267,20 @@ function wasmNominalEvaluate(
     const cellArgs: CellArgs = [
       m, Kmax, flagBits | direct, g, pJ + 4 * q0, pI + 4 * q0, pT + 4 * q0 * Kt, pK, pNat, pGrad,
     ];
+    // Under the per-cell gate, pEa and pGbt point at this chunk's G and ∂CE/∂y.
+    const args: LayoutArgs = cells
+      ? // prettier-ignore
+        [pBt, plan.pCg + 8 * q0, pEb, plan.pCgt + 8 * q0, pScr, L.theta, L.s, L.delta, L.rho, L.a, L.c, L.w0, L.kappa]
+      : layoutArgs;
     return coarse
-      ? k.option32(...cellArgs, pNat32, pGrad32, ...layoutArgs)
-      : k.option(...cellArgs, ...layoutArgs);
+      ? k.option32(...cellArgs, pNat32, pGrad32, ...args)
+      : k.option(...cellArgs, ...args);
   };
-  return (nat, grad, coarse = false) => {
-    const direct = flags.fallback ? gate(nat) : 0;
+  return (nat, grad, coarseAsked = false) => {
+    // The margin gate runs float64 only (wasmFloat32).
+    const coarse = coarseAsked && !cells;
+    if (cells) cells.forward(nat);
+    const direct = cells ? CELL_GATE : flags.fallback ? gate(nat) : 0;
     natW.set(nat);
     if (coarse) nat32.set(nat);
     if (grad) {
@@ -276,9 +297,75 @@ function wasmNominalEvaluate(
     if (grad) {
       grad.set(gradW);
       if (coarse) for (let q = blocks32[0]; q < blocks32[1]; q++) grad[q] = grad32[q];
-      if (flags.fallback) addBtildeGradient(nat, grad, gbt, L, nOptions, key, scratch);
+      if (cells) cells.backward(nat, grad);
+      else if (flags.fallback) addBtildeGradient(nat, grad, gbt, L, nOptions, key, scratch);
     }
     return ce;
+  };
+}
+
+/**
+ * The margin gate's per-cell side of the kernel (CELL_GATE): `forward` writes
+ * each cell's G = σ(w0 − κ f_i(θ_j)) into the kernel's memory and keeps f and
+ * f'(θ); `backward` takes the kernel's per-cell ∂CE/∂y (y = w0 − κ f) through w0,
+ * κ, θ_j and f's item parameters, as nominalCE does.
+ */
+function marginCells(
+  L: NominalLayout,
+  shape: CellsShape,
+  mem: InMemory,
+  plan: ReturnType<typeof planMemory>,
+) {
+  const { n, Kmax, nOptions, key } = shape;
+  const buf = mem.cellJ.buffer;
+  const G = new Float64Array(buf, plan.pCg, n);
+  const gy = new Float64Array(buf, plan.pCgt, n);
+  const f = new Float64Array(n);
+  const slope = new Float64Array(n);
+  const w = new Float64Array(Kmax);
+  return {
+    forward(nat: Float64Array) {
+      const a = nat.subarray(L.a);
+      const c = nat.subarray(L.c);
+      const w0 = nat[L.w0];
+      const kappa = nat[L.kappa];
+      for (let q = 0; q < n; q++) {
+        const i = mem.cellI[q];
+        const off = i * Kmax;
+        f[q] = margin(a, c, off, nOptions[i], key[i], nat[L.theta + mem.cellJ[q]], w);
+        slope[q] = marginSlope(a, off, nOptions[i], key[i], w);
+        G[q] = 1 / (1 + Math.exp(-(w0 - kappa * f[q])));
+      }
+      gy.fill(0);
+    },
+    backward(nat: Float64Array, grad: Float64Array) {
+      const a = nat.subarray(L.a);
+      const c = nat.subarray(L.c);
+      const kappa = nat[L.kappa];
+      for (let q = 0; q < n; q++) {
+        const gt = gy[q];
+        if (gt === 0) continue;
+        const i = mem.cellI[q];
+        const j = mem.cellJ[q];
+        const off = i * Kmax;
+        const theta = nat[L.theta + j];
+        grad[L.w0] += gt;
+        grad[L.kappa] -= gt * f[q];
+        grad[L.theta + j] -= gt * kappa * slope[q];
+        margin(a, c, off, nOptions[i], key[i], theta, w);
+        addMarginGradient(
+          -gt * kappa,
+          theta,
+          nOptions[i],
+          key[i],
+          w,
+          grad,
+          L.a + off,
+          grad,
+          L.c + off,
+        );
+      }
+    },
   };
 }
 
@@ -302,8 +389,6 @@ export async function createWasmNominal(
  * runtime lacks WebAssembly SIMD or the data set does not fit a 32-bit memory.
  */
 export async function wasmBuilderFor(problem: Problem): Promise<EvaluateBuilder | string> {
-  if (problem.kind === 'nominal' && problem.flags.fallback && problem.flags.gate === 'margin')
-    return "the JS fused loop: the WASM kernel has only eq. 10's gate, not the margin gate";
   if (!wasmCovers(problem) || problem.kind !== 'nominal')
     return 'the JS fused loop: the WASM kernel covers only the nominal option channel';
   try {
@@ -321,7 +406,7 @@ export async function createWasmEvaluate(
   if (typeof b === 'string')
     return { evaluate: (nat, grad) => evaluateFused(problem, nat, grad), detail: b };
   b.fill(0, problem.cells);
-  return { evaluate: b.finish(), float32: true };
+  return { evaluate: b.finish(), float32: wasmFloat32(problem) };
 }
 
 /**
