@@ -25,7 +25,7 @@ import { observedProbs } from './responses';
 /** The θ grid every per-item chart uses. */
 export const GRID = Array.from(thetaGrid(-4, 4, 161));
 
-const labelsFor = (K: number) => OPTION_LABELS.slice(0, K) as unknown as string[];
+const labelsFor = (K: number): string[] => OPTION_LABELS.slice(0, K);
 
 /**
  * ICC of item i with the LLMs' θ and observed distributions. For binary models

@@ -27,6 +27,12 @@ const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFin
  * file is easy to repair.
  */
 export function validateBank(json: unknown, source = 'bank'): ItemBank {
+  assertBank(json, source);
+  return json;
+}
+
+/** Throws a BankError listing every problem found unless `json` is an item bank. */
+function assertBank(json: unknown, source: string): asserts json is ItemBank {
   const bad: string[] = [];
   if (!isObj(json)) throw new BankError(source, ['the file is not a JSON object']);
   if (json.schema !== BANK_SCHEMA) {
@@ -86,5 +92,4 @@ export function validateBank(json: unknown, source = 'bank'): ItemBank {
     });
   }
   if (bad.length > 0) throw new BankError(source, bad);
-  return json as unknown as ItemBank;
 }

@@ -96,6 +96,6 @@ export async function activateBackend(name: TfjsBackend): Promise<void> {
   }
   // The cpu backend greets Node users once with a banner recommending
   // tfjs-node; this project does not use tfjs-node, so silence it.
-  const b = tf.backend() as unknown as { firstUse?: boolean };
+  const b: object = tf.backend();
   if (name === 'cpu' && 'firstUse' in b) b.firstUse = false;
 }
