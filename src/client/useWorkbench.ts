@@ -10,6 +10,8 @@ import type { LoadOptions, LoadSource } from '../boundary/protocol';
 import { getBridge } from './bridge';
 import type { NamedFile } from './dropped';
 import { freeVectorFromFit } from '../core/fit/warmstart';
+import { gateOf } from '../core/model/gate';
+import { isBinary } from '../core/model/types';
 import { alignFit, looksLikeFitJson, parseFitJson } from './fitio';
 import { AUTO_FIT_SECONDS, estimateFitSeconds } from './fitEstimate';
 import { initialState, reducer, type AppState, type FitEntry, type LoadedData } from './state';
@@ -188,7 +190,9 @@ export function useWorkbench(
       const ds = latest.current.data?.dataset;
       if (!ds) return;
       const x = freeVectorFromFit(entry.fit, ds);
-      await runFit({ ...entry.fit.settings }, { x, step: entry.fit.steps });
+      // The fit's own gate form: a fit.json from before `gate` existed ran eq. 10's.
+      const gate = isBinary(entry.fit.model) ? {} : { gate: gateOf(entry.fit) };
+      await runFit({ ...entry.fit.settings, ...gate }, { x, step: entry.fit.steps });
     },
     [runFit],
   );
