@@ -2,9 +2,10 @@ import { axisBottom, axisLeft, line, range, scaleLinear } from 'd3';
 import { axisLabel, createFrame, drawAxis, fmt, MUTED } from './frame';
 import { drawLegend } from './palette';
 import type { ChartOptions } from './types';
+import type { GateForm } from '../core/model/gate';
 
 export interface GatePoint {
-  /** x = θ − b̃. */
+  /** x = θ − b̃ (eq. 10's gate) or f_i(θ) (the margin gate). */
   x: number;
   g: number;
   llm: string;
@@ -13,6 +14,8 @@ export interface GatePoint {
 export interface GateData {
   w0: number;
   kappa: number;
+  /** The fit's gate form (core/model/gate.ts); absent: eq. 10's. */
+  form?: GateForm;
   points?: GatePoint[];
 }
 
@@ -27,18 +30,28 @@ const POINT_COLOR = '#f28e2b';
 
 /** The difficulty-gated fallback weight G against θ − b̃, with optional sampled (LLM, item) points. */
 export function gateChart(data: GateData, opts: ChartOptions = {}): SVGSVGElement {
+  const margin = data.form === 'margin';
+  // What x is: the margin f_i(θ) (eq. 8) or eq. 10's θ − b̃.
+  const xName = margin ? 'f(θ)' : 'θ − b̃';
   const f = createFrame(opts, {
     width: 640,
     height: 320,
     margin: { right: 190 },
-    title: `Fallback gate G = σ(w0 − κ(θ − b̃)), w0 = ${fmt(data.w0)}, κ = ${fmt(data.kappa)}`,
+    title: `Fallback gate G = σ(w0 − κ${margin ? '·f(θ)' : '(θ − b̃)'}), w0 = ${fmt(data.w0)}, κ = ${fmt(data.kappa)}`,
   });
   const x = scaleLinear().domain(DOMAIN).range([0, f.innerWidth]);
   const y = scaleLinear().domain([0, 1]).range([f.innerHeight, 0]);
 
   drawAxis(f.plot, axisBottom(x).ticks(6), `translate(0,${f.innerHeight})`);
   drawAxis(f.plot, axisLeft(y).ticks(5));
-  axisLabel(f.plot, 'θ − b̃ (ability minus item difficulty)', f.innerWidth / 2, f.innerHeight + 32);
+  axisLabel(
+    f.plot,
+    margin
+      ? "f(θ) (the item's correct-vs-incorrect log-odds margin at the LLM's θ)"
+      : 'θ − b̃ (ability minus item difficulty)',
+    f.innerWidth / 2,
+    f.innerHeight + 32,
+  );
   axisLabel(f.plot, 'Fallback weight G', -36, f.innerHeight / 2, true);
 
   // G = ½ where w0 = κx: the ability gap at which fallback and knowledge weigh equally.
@@ -54,7 +67,7 @@ export function gateChart(data: GateData, opts: ChartOptions = {}): SVGSVGElemen
       .attr('stroke', MUTED)
       .attr('stroke-dasharray', '4 3')
       .append('title')
-      .text(`G = 0.5 at θ − b̃ = ${fmt(mid)}`);
+      .text(`G = 0.5 at ${xName} = ${fmt(mid)}`);
   }
 
   // Cells beyond the axis (items far easier or harder than an LLM) are not piled on
@@ -75,7 +88,7 @@ export function gateChart(data: GateData, opts: ChartOptions = {}): SVGSVGElemen
       .attr('r', 2.5)
       .attr('fill-opacity', 0.5)
       .append('title')
-      .text(`${p.llm}: θ − b̃ = ${fmt(p.x)}, G = ${fmt(p.g, 3)}`);
+      .text(`${p.llm}: ${xName} = ${fmt(p.x)}, G = ${fmt(p.g, 3)}`);
   }
   for (const side of ['lo', 'hi'] as const) {
     const n = beyond[side];
@@ -96,7 +109,7 @@ export function gateChart(data: GateData, opts: ChartOptions = {}): SVGSVGElemen
       .attr('text-anchor', side === 'lo' ? 'start' : 'end')
       .attr('fill', MUTED)
       .text(`${n} beyond ${side === 'lo' ? '−6' : '+6'}`);
-    m.append('title').text(`${n} sampled cells with θ − b̃ ${side === 'lo' ? '< −6' : '> +6'}`);
+    m.append('title').text(`${n} sampled cells with ${xName} ${side === 'lo' ? '< −6' : '> +6'}`);
   }
 
   const xs = range(121).map((i) => DOMAIN[0] + (i * (DOMAIN[1] - DOMAIN[0])) / 120);

@@ -60,6 +60,20 @@ describe('chart data', () => {
     expect(gateData(fit, ds, 3).points!.length).toBeLessThanOrEqual(3);
   });
 
+  it('with the margin gate, points sit at the item margin f(θ) (eq. 8), not θ − b̃', () => {
+    const m = gateData({ ...fit, gate: 'margin' }, ds);
+    expect(m.form).toBe('margin');
+    const it0 = fit.items[0];
+    const th = fit.llms[0].theta;
+    const key = ['A', 'B', 'C', 'D'].indexOf(it0.key);
+    // f = u_key − log Σ_{k≠key} e^{u_k}, u_k = a_k θ + c_k, written out here.
+    const u = it0.a!.map((a, k) => a * th + it0.c![k]);
+    const want = u[key] - Math.log(u.reduce((s, v, k) => s + (k === key ? 0 : Math.exp(v)), 0));
+    close(m.points![0].x, want);
+    close(m.points![0].g, gateAt(-1, 0.8, want));
+    expect(Math.abs(want - (th - it0.b))).toBeGreaterThan(1e-3);
+  });
+
   it('position heatmaps are LLM × position', () => {
     const h = positionHeatmap(fit, 'delta');
     expect(h.rows).toEqual(['big', 'mid', 'small']);

@@ -15,10 +15,12 @@ import {
   binaryProbAt,
   dominantBands,
   iteminfo,
+  margin,
   probtrace,
   thetaGrid,
 } from '../core/model/itemfns';
 import { isBinary } from '../core/model/types';
+import { gateOf } from '../core/model/gate';
 import { binaryItemOf as binaryItem, nominalItemOf } from '../core/fit/info';
 import { observedProbs } from './responses';
 
@@ -105,11 +107,19 @@ export const gateAt = (w0: number, kappa: number, x: number) =>
   1 / (1 + Math.exp(-(w0 - kappa * x)));
 
 /**
- * Gate curve with points at x = θ_j − b̃_i for observed cells: every cell when
- * there are at most `max`, otherwise an evenly spaced subset (deterministic).
+ * Gate curve with points at x = θ_j − b̃_i (eq. 10's gate) or x = f_i(θ_j) (the
+ * margin gate, core/model/gate.ts) for observed cells: every cell when there are
+ * at most `max`, otherwise an evenly spaced subset (deterministic).
  */
 export function gateData(fit: FitJson, ds: Dataset, max = 2000): GateData {
   const { w0, kappa } = fit.global;
+  const form = gateOf(fit);
+  const distance = (j: number, i: number) => {
+    const it = fit.items[i];
+    if (form === 'eq10' || !it.a || !it.c) return fit.llms[j].theta - it.b;
+    const key = OPTION_LABELS.indexOf(it.key as (typeof OPTION_LABELS)[number]);
+    return margin({ a: it.a, c: it.c, key }, fit.llms[j].theta);
+  };
   let n = 0;
   for (let x = 0; x < ds.observed.length; x++) n += ds.observed[x];
   const stride = Math.max(1, n / max);
@@ -121,9 +131,9 @@ export function gateData(fit: FitJson, ds: Dataset, max = 2000): GateData {
       if (!ds.observed[j * ds.I + i]) continue;
       if (q++ < next) continue;
       next += stride;
-      const x = fit.llms[j].theta - fit.items[i].b;
+      const x = distance(j, i);
       if (Number.isFinite(x)) points.push({ x, g: gateAt(w0, kappa, x), llm: fit.llms[j].id });
     }
   }
-  return { w0, kappa, points: points.slice(0, max) };
+  return { w0, kappa, form, points: points.slice(0, max) };
 }
