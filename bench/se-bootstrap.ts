@@ -7,7 +7,8 @@
  * Each refit chooses its own prior strength λ, as a user's fit does; every
  * resample is refitted at the full fit's λ too, so λ's share of the spread,
  * √(sd² − sd_fixed²), is printed (issue 27).
- * Default file: public/demo/econ-reading.wide.csv (18 LLMs × 345 items).
+ * Default file: public/demo/econ-reading.wide.csv (18 LLMs × 345 items); sim: 20 × 120
+ * simulated, Dirichlet noise (concentration 20), the gate shut (fits converge in seconds).
  * Not run by the tests (minutes of CPU).
  */
 import { loadDatasetFromPaths } from '../src/core/data/node';
@@ -21,7 +22,7 @@ const settings = JSON.parse(json) as Partial<FitSettings>;
 const B = Number(bArg);
 const ds =
   what === 'sim'
-    ? simulateNominal({ J: 30, I: 120, seed: 5, concentration: 20 }).data
+    ? simulateNominal({ J: 20, I: 120, seed: 5, concentration: 20, gate: 'shut' }).data
     : await loadDatasetFromPaths([what]);
 process.stderr.write(`${what}: ${ds.J} LLMs × ${ds.I} items, B = ${B}, settings ${json}\n`);
 const rep = await itemBootstrap(ds, settings, B, 1, {

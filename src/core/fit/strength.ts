@@ -187,7 +187,7 @@ function meanOf(xs: readonly Float64Array[]): Float64Array {
 /**
  * Choose the prior strength λ (σ_g = λ · r_g for every group the user did not
  * fix) by CV_FOLDS-fold cross-validation on the training cells only: the folds
- * (cellFolds.ts) depend on the cells' values and `settings.seed`, never on
+ * (cellFolds.ts) depend on the cells' content and `settings.seed`, never on
  * names or order. Each fold is fitted at every λ in STRENGTH_GRID (fold 0
  * strongest first, each warm-started from the last; every other fold from the
  * previous fold's end point at the same λ), its held-out cells scored by the
