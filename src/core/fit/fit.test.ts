@@ -137,18 +137,19 @@ describe('recovery on data simulated from LLM-NRM (60 LLMs × 400 items, mixed K
 describe('optimisers and posing', () => {
   const { data } = simulateNominal({ J: 30, I: 120, seed: 9, missing: 0.05, concentration: 100 });
 
-  it('the default converges in fewer passes than paper Adam-2500, its prior-strength search included', async () => {
+  it('the default: its final fit converges in fewer passes than paper Adam-2500, its 5-fold search in fewer than two such fits', async () => {
     // Cross-entropies are not comparable: the default's data-chosen priors give
     // up training fit for held-out likelihood by design (docs/priors.md).
+    // Since λ is chosen by 5-fold cross-validation (issue 27) the search costs
+    // about five times the old single hold-out (here 2,453 passes, the final fit
+    // 848): the speed issue is where it is to be won back, not this bound.
     const fast = await fitDataset(data, { model: 'llmnrm' });
-    const total = fast.passes + (fast.priorSelection?.passes ?? 0);
-    console.log('default vs adam-2500 passes', {
-      fit: fast.passes,
-      search: fast.priorSelection?.passes,
-      total,
-    });
+    const search = fast.priorSelection?.passes ?? 0;
+    console.log('default vs adam-2500 passes', { fit: fast.passes, search });
     expect(fast.converged).toBe(true);
-    expect(total).toBeLessThan(PAPER_ADAM.steps);
+    expect(fast.passes).toBeLessThan(PAPER_ADAM.steps);
+    expect(search).toBeGreaterThan(0);
+    expect(search).toBeLessThan(2 * PAPER_ADAM.steps);
   });
 
   it('under the well-posed default a fit twice as long changes nothing; in paper mode θ keeps shrinking', async () => {
