@@ -12,7 +12,7 @@ import { open, pickFiles, waitState } from './helpers';
  * must complete and agree with the recovered ordering of the simulated θ.
  */
 test('a larger data set fits with the fused engine spread over shard workers', async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const { data, truth, layout } = simulateNominal({ J: 50, I: 1000, seed: 4, concentration: 50 });
   const dir = mkdtempSync(path.join(os.tmpdir(), 'llmnrm-par-'));
   const file = path.join(dir, 'sim.wide.csv');
@@ -23,10 +23,12 @@ test('a larger data set fits with the fused engine spread over shard workers', a
   await pickFiles(page, [file]);
   await waitState(page, 'loaded', 60_000);
   await page.getByRole('button', { name: 'Fit', exact: true }).click();
-  await waitState(page, 'fitted', 150_000);
+  await waitState(page, 'fitted', 240_000);
   await expect(page.getByTestId('fit-info')).toContainText(/spread over [2-8] shard workers/);
-  // The shards' WASM kernels took the float32 path for the early passes.
-  await expect(page.getByTestId('fit-info')).toContainText('float32 warm-up, float64 finish');
+  await expect(page.getByTestId('fit-info')).toContainText('converged');
+  // The default's margin gate runs the shards' WASM kernels in float64 only
+  // (mixed precision moved the λ search; docs/optimiser.md): no float32 warm-up.
+  await expect(page.getByTestId('fit-info')).not.toContainText('float32');
   // The fitted ranking (θ ± SE chart rows) puts the truly best LLM near the top.
   const best =
     data.llmIds[
