@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNodeParallelEngine } from '../src/node/parallel';
 import { createFusedEngine } from '../src/core/engines/fused';
-import { loadDatasetFromPaths } from '../src/core/data/node';
+import { loadDatasetFromPaths } from '../src/node/files';
 import type { Dataset } from '../src/core/data/types';
 import { fitDataset, type EngineHandle } from '../src/core/fit/fit';
 import { simulateNominal } from '../src/core/model/simulate';

@@ -18,7 +18,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadDatasetFromPaths } from '../src/core/data/node';
+import { loadDatasetFromPaths } from '../src/node/files';
 import type { Dataset } from '../src/core/data/types';
 import { fitDataset } from '../src/core/fit/fit';
 import { pose } from '../src/core/fit/pose';

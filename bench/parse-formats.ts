@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadDatasetFromPaths } from '../src/core/data/node';
+import { loadDatasetFromPaths } from '../src/node/files';
 import { writeWideCsv } from '../src/core/data/write';
 import { simulateNominal } from '../src/core/model/simulate';
 import { parseShape } from './browser/run';

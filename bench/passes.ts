@@ -17,7 +17,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadDatasetFromPaths } from '../src/core/data/node';
+import { loadDatasetFromPaths } from '../src/node/files';
 import type { Dataset } from '../src/core/data/types';
 import { fitDataset } from '../src/core/fit/fit';
 import type { FitJson, FitSettings } from '../src/core/fit/types';

@@ -11,7 +11,7 @@
  * simulated, Dirichlet noise (concentration 20), the gate shut (fits converge in seconds).
  * Not run by the tests (minutes of CPU).
  */
-import { loadDatasetFromPaths } from '../src/core/data/node';
+import { loadDatasetFromPaths } from '../src/node/files';
 import { itemBootstrap, median, ratioSummary } from '../src/core/fit/bootstrap';
 import type { FitSettings } from '../src/core/fit/types';
 import { simulateNominal } from '../src/core/model/simulate';

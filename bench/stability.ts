@@ -8,7 +8,7 @@
  * pooled is all its items; sim is simulated with the fallback gate open
  * (SIMULATED_GATES.open, 30 LLMs × 200 items). Not run by the tests (minutes).
  */
-import { loadDatasetFromPaths } from '../src/core/data/node';
+import { loadDatasetFromPaths } from '../src/node/files';
 import { subsetDataset } from '../src/core/data/subset';
 import type { Dataset } from '../src/core/data/types';
 import { renameAndShuffle } from '../src/core/fit/bootstrap';

@@ -2,7 +2,7 @@
  * Issue 13 in the browser: each evaluation tool's per-sample results load by a
  * folder pick or a drop, are fitted on load (auto-fit), and give the objective
  * of a wide CSV of the same cells. The files are written here by the builders
- * the unit tests use (src/core/data/test-results.ts, test-harnessFiles.ts), so
+ * the unit tests use (test/support/data/results.ts, harnessFiles.ts), so
  * each has the tool's own schema. The reference wide CSV carries the ids the
  * reader gave the cells (read in Node), so both fits share the held-out split
  * that chooses the prior strength and must agree to 1e-6 relative.
@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { loadDataset } from '../src/core/data/load';
-import { cellsOf, harnessParquet, wideCsvLike } from '../src/core/data/test-harnessFiles';
+import { cellsOf, harnessParquet, wideCsvLike } from '../test/support/data/harnessFiles';
 import {
   helmState,
   inspectEval,
@@ -20,7 +20,7 @@ import {
   metaParquet,
   openCompassPpl,
   type AnyFile,
-} from '../src/core/data/test-results';
+} from '../test/support/data/results';
 import { simulateNominal } from '../src/core/model/simulate';
 import { chartStartingWith, download, pickFiles, waitState } from './helpers';
 

@@ -8,8 +8,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { cellsOf } from '../src/core/data/test-harnessFiles';
-import { inspectJson } from '../src/core/data/test-results';
+import { cellsOf } from '../test/support/data/harnessFiles';
+import { inspectJson } from '../test/support/data/results';
 import { simulateNominal } from '../src/core/model/simulate';
 import { waitState } from './helpers';
 

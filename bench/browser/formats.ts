@@ -1,13 +1,13 @@
 /**
  * Full-size files of the evaluation tools' result formats for the parse
  * benchmarks (browser worker and Node), written by the builders the unit tests
- * use (src/core/data/test-results.ts, test-harnessFiles.ts), so each file has
+ * use (test/support/data/results.ts, harnessFiles.ts), so each file has
  * the tool's own schema. The cells are simulated at --shape; whole models are
  * written until a format's files reach the target size.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { cellsOf, harnessJsonl, harnessParquet } from '../../src/core/data/test-harnessFiles';
+import { cellsOf, harnessJsonl, harnessParquet } from '../../test/support/data/harnessFiles';
 import {
   helmState,
   inspectEval,
@@ -16,7 +16,7 @@ import {
   openCompassPpl,
   type AnyFile,
   type Cells,
-} from '../../src/core/data/test-results';
+} from '../../test/support/data/results';
 import { simulateNominal } from '../../src/core/model/simulate';
 
 /** The formats timed, in the order they are reported. */

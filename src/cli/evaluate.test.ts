@@ -4,7 +4,7 @@ import path from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeWideCsv } from '../core/data/write';
-import { loadDatasetFromPaths } from '../core/data/node';
+import { loadDatasetFromPaths } from '../node/files';
 import { crossValidate } from '../core/eval/cv';
 import { CV_SUMMARY_COLUMNS } from '../core/eval/testing';
 import { simulateNominal } from '../core/model/simulate';

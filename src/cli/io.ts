@@ -2,7 +2,7 @@ import { open, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { estimateLoad } from '../core/data/estimate';
 import type { Dataset } from '../core/data/types';
-import { loadDatasetFromPaths } from '../core/data/node';
+import { loadDatasetFromPaths } from '../node/files';
 import { groupSkipped } from '../core/data/summary';
 import type { SkippedFile, ValueKind } from '../core/data/types';
 import type { FitJson } from '../core/fit/types';

@@ -1,6 +1,6 @@
 /** The demo data set and a short fit of it, shared by the report's tests (not product code). */
 import path from 'node:path';
-import { loadDatasetFromPaths } from '../core/data/node';
+import { loadDatasetFromPaths } from '../node/files';
 import type { Dataset } from '../core/data/types';
 import { fitDataset, FUSED_HANDLE } from '../core/fit/fit';
 import { DEFAULT_SETTINGS, type FitJson } from '../core/fit/types';

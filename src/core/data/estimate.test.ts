@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimateLoad, loadBytes, type LoadEstimate } from './estimate.ts';
 import { loadDataset, type LoadOptions } from './load.ts';
-import { shuffle } from './test-formats.ts';
+import { shuffle } from '../../../test/support/data/formats.ts';
 import { OPTION_LABELS, type Dataset } from './types.ts';
 
 const HEAD = 64 * 1024;

@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { DatasetBuilder } from './builder.ts';
 import { createHarnessParser, harnessTaskName, type HarnessOptions } from './harness.ts';
 import { docQuestion, harnessItemId, stableHash } from './harnessDoc.ts';
-import { harnessParquet } from './test-harnessFiles.ts';
+import { harnessParquet } from '../../../test/support/data/harnessFiles.ts';
 import { DataError } from './types.ts';
 import { loadDataset } from './load.ts';
-import { loadDatasetFromPaths } from './node.ts';
-import { cell, expectDataError, fixturesDir, loadTexts } from './test-utils.ts';
+import { loadDatasetFromPaths } from '../../node/files.ts';
+import { cell, expectDataError, fixturesDir, loadTexts } from '../../../test/support/data/utils.ts';
 
 const tiny = path.join(fixturesDir, 'harness', 'tiny-llm');
 const other = path.join(fixturesDir, 'harness', 'other-llm');

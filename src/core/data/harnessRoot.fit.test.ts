@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fitDataset } from '../fit/fit.ts';
-import { loadDatasetFromPaths } from './node.ts';
-import { readWide, writeHarnessRoot } from './test-harnessRoot.ts';
-import { demoDir } from './test-utils.ts';
+import { loadDatasetFromPaths } from '../../node/files.ts';
+import { readWide, writeHarnessRoot } from '../../../test/support/data/harnessRoot.ts';
+import { demoDir } from '../../../test/support/data/utils.ts';
 
 const widePath = path.join(demoDir, 'econ-reading.wide.csv');
 

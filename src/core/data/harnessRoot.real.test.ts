@@ -8,8 +8,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatasetBuilder } from './builder.ts';
 import { createHarnessParser } from './harness.ts';
-import { loadDatasetFromPaths } from './node.ts';
-import { fixturesDir } from './test-utils.ts';
+import { loadDatasetFromPaths } from '../../node/files.ts';
+import { fixturesDir } from '../../../test/support/data/utils.ts';
 
 const real = path.join(fixturesDir, 'real', 'harness');
 

@@ -1,8 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { loadDataset } from './load.ts';
-import { harnessRecord, type WideRow } from './test-harnessRoot.ts';
-import { cell, expectDataError, loadTexts } from './test-utils.ts';
+import { harnessRecord, type WideRow } from '../../../test/support/data/harnessRoot.ts';
+import { cell, expectDataError, loadTexts } from '../../../test/support/data/utils.ts';
 
 const row = (item: string, probs: number[], key = 0, benchmark = 't'): WideRow => ({
   model: 'm',

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadDataset } from './load.ts';
-import { checkDataError, withTimeout } from './test-checks.ts';
+import { checkDataError, withTimeout } from '../../../test/support/data/checks.ts';
 import { DataError, type Dataset } from './types.ts';
 
 const MB10 = 10 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadDataset } from './load.ts';
-import { inspectEval, type Cells } from './test-results.ts';
+import { inspectEval, type Cells } from '../../../test/support/data/results.ts';
 
 describe('Inspect .eval logs of full benchmarks', () => {
   it('reads a log of 6,000 samples (fflate once overflowed the stack, one frame per member)', async () => {

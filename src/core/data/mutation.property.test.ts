@@ -7,10 +7,25 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadDataset } from './load.ts';
-import { harnessFiles, longFiles, wideFiles, type TextFile } from './test-formats.ts';
-import { checkDataError, checkDataset, isInvalidUtf8, withTimeout } from './test-checks.ts';
-import { mutate, mutationArb, type Bytes, type Mutation } from './test-mutate.ts';
-import { specArb, type Spec } from './test-spec.ts';
+import {
+  harnessFiles,
+  longFiles,
+  wideFiles,
+  type TextFile,
+} from '../../../test/support/data/formats.ts';
+import {
+  checkDataError,
+  checkDataset,
+  isInvalidUtf8,
+  withTimeout,
+} from '../../../test/support/data/checks.ts';
+import {
+  mutate,
+  mutationArb,
+  type Bytes,
+  type Mutation,
+} from '../../../test/support/data/mutate.ts';
+import { specArb, type Spec } from '../../../test/support/data/spec.ts';
 import { DataError, type Dataset } from './types.ts';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);

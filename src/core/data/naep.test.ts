@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadDataset } from './load.ts';
-import { loadDatasetFromPaths } from './node.ts';
+import { loadDatasetFromPaths } from '../../node/files.ts';
 import { datasetSummary } from './summary.ts';
-import { cell, demoDir } from './test-utils.ts';
+import { cell, demoDir } from '../../../test/support/data/utils.ts';
 import type { Dataset } from './types.ts';
 
 const at = (f: string) => path.join(demoDir, f);

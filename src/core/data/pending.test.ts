@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DatasetBuilder } from './builder.ts';
 import { JsonlChunkReader } from './jsonl.ts';
 import { RowEndScanner } from './pending.ts';
-import { expectDataError, loadTexts } from './test-utils.ts';
+import { expectDataError, loadTexts } from '../../../test/support/data/utils.ts';
 import { createWideParser } from './wide.ts';
 
 /** The scan the reader used before: rescan the whole tail from its row start. */

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Utf8ChunkDecoder } from './decode.ts';
 import { loadDataset } from './load.ts';
-import { loadDatasetFromPaths } from './node.ts';
-import { expectDataError, loadTexts } from './test-utils.ts';
+import { loadDatasetFromPaths } from '../../node/files.ts';
+import { expectDataError, loadTexts } from '../../../test/support/data/utils.ts';
 
 const W = 'model,item,key,A,B\n';
 const wide = (...rows: string[]) => ({ 'w.csv': W + rows.join('\n') + '\n' });

@@ -11,9 +11,9 @@ import {
   openCompassPpl,
   wideCsv,
   type AnyFile,
-} from './test-results.ts';
-import { cellsOf } from './test-harnessFiles.ts';
-import { expectDataError } from './test-utils.ts';
+} from '../../../test/support/data/results.ts';
+import { cellsOf } from '../../../test/support/data/harnessFiles.ts';
+import { expectDataError } from '../../../test/support/data/utils.ts';
 
 const load = (fs: AnyFile[]) =>
   loadDataset(

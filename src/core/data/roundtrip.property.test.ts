@@ -13,14 +13,14 @@ import {
   wideFiles,
   type HarnessVariant,
   type TextFile,
-} from './test-formats.ts';
+} from '../../../test/support/data/formats.ts';
 import {
   expectedDataset,
   expectMatchesSpec,
   specArb,
   type Compare,
   type Spec,
-} from './test-spec.ts';
+} from '../../../test/support/data/spec.ts';
 import { writeItemsCsv, writeLongCsv, writeWideCsv } from './write.ts';
 
 const RUNS = 200;

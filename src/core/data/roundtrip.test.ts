@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { datasetSummary } from './summary.ts';
 import { subsetDataset } from './subset.ts';
-import { cell, loadTexts } from './test-utils.ts';
+import { cell, loadTexts } from '../../../test/support/data/utils.ts';
 import { OPTION_LABELS, type Dataset } from './types.ts';
 import { writeItemsCsv, writeLongCsv, writeWideCsv } from './write.ts';
 

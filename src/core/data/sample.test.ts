@@ -2,9 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadDataset, type LoadOptions } from './load.ts';
 import { itemHash } from './sample.ts';
-import { harnessFiles, longFiles, wideFiles, type TextFile } from './test-formats.ts';
-import { specArb, type Spec } from './test-spec.ts';
-import { expectDataError, loadTexts } from './test-utils.ts';
+import {
+  harnessFiles,
+  longFiles,
+  wideFiles,
+  type TextFile,
+} from '../../../test/support/data/formats.ts';
+import { specArb, type Spec } from '../../../test/support/data/spec.ts';
+import { expectDataError, loadTexts } from '../../../test/support/data/utils.ts';
 import { DataError, type Dataset } from './types.ts';
 
 const formats: Record<string, (s: Spec) => TextFile[]> = {

@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { dropEmptyLlms } from './assemble.ts';
 import { groupSkipped } from './summary.ts';
 import { loadDataset, type LoadInput, type LoadOptions } from './load.ts';
-import { harnessRecord } from './test-harnessRoot.ts';
-import { helmState, inspectJson, type Cells } from './test-results.ts';
-import { expectDataError } from './test-utils.ts';
+import { harnessRecord } from '../../../test/support/data/harnessRoot.ts';
+import { helmState, inspectJson, type Cells } from '../../../test/support/data/results.ts';
+import { expectDataError } from '../../../test/support/data/utils.ts';
 import type { Dataset } from './types.ts';
 
 /** Two models, three items of three options; m0 is right on q1 and q2, m1 on q3 only. */

@@ -5,7 +5,7 @@ import { DatasetBuilder } from './builder.ts';
 import { createItemsParser } from './items.ts';
 import { loadDataset } from './load.ts';
 import { createWideParser } from './wide.ts';
-import { loadTexts } from './test-utils.ts';
+import { loadTexts } from '../../../test/support/data/utils.ts';
 
 const ITEMS =
   '\uFEFFitem,key,n_options,question,option_A,option_B,option_C\r\n' +

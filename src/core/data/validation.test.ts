@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { expectDataError, loadTexts } from './test-utils.ts';
+import { expectDataError, loadTexts } from '../../../test/support/data/utils.ts';
 
 const W = 'model,item,key,n_options,A,B,C,D';
 const ITEMS = 'item,key,n_options\nq1,A,4\nq2,B,3\n';

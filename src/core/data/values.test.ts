@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cell, loadTexts } from './test-utils.ts';
+import { cell, loadTexts } from '../../../test/support/data/utils.ts';
 
 /** Float32 results against double-precision expectations. */
 function expectClose(got: number[], want: number[]) {

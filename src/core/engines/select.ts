@@ -116,7 +116,7 @@ function within<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
 }
 
 async function probeWebGpu(): Promise<EngineEnvironment['webgpuAdapter']> {
-  const gpu = (globalThis.navigator as { gpu?: Gpu } | undefined)?.gpu;
+  const gpu = (globalThis as { navigator?: { gpu?: Gpu } }).navigator?.gpu;
   if (!gpu) return null;
   const adapter = await gpu.requestAdapter();
   if (!adapter) return null;
@@ -159,7 +159,8 @@ function probeWebGl2(): EngineEnvironment['webgl2'] {
  * Never throws: anything that fails counts as not available.
  */
 export async function probeEnvironment(): Promise<EngineEnvironment> {
-  const inNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+  const { process } = globalThis as { process?: { versions?: { node?: string } } };
+  const inNode = typeof process?.versions?.node === 'string';
   if (inNode) return { inNode, webgpuAdapter: null, webgl2: null };
   const webgpuAdapter = await within(
     probeWebGpu().catch(() => null),

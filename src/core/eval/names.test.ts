@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadDatasetFromPaths } from '../data/node';
-import { demoDir } from '../data/test-utils';
+import { loadDatasetFromPaths } from '../../node/files';
+import { demoDir } from '../../../test/support/data/utils';
 import { fitDataset } from '../fit/fit';
 import { bootstrapSpearman, externalValidity, parseNameMap, parseScores } from './external';
 import { matchNames, nameKey } from './names';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { harnessFiles, longFiles, wideFiles, type TextFile } from '../data/test-formats';
-import type { Spec } from '../data/test-spec';
+import { harnessFiles, longFiles, wideFiles, type TextFile } from '../../../test/support/data/formats';
+import type { Spec } from '../../../test/support/data/spec';
 import { loadDataset } from '../data/load';
-import { cellsOf, harnessJsonl, harnessParquet, wideCsvLike } from '../data/test-harnessFiles';
+import { cellsOf, harnessJsonl, harnessParquet, wideCsvLike } from '../../../test/support/data/harnessFiles';
 import {
   helmState,
   inspectEval,
@@ -10,8 +10,8 @@ import {
   metaParquet,
   openCompassPpl,
   type AnyFile,
-} from '../data/test-results';
-import { loadTexts } from '../data/test-utils';
+} from '../../../test/support/data/results';
+import { loadTexts } from '../../../test/support/data/utils';
 import type { Dataset } from '../data/types';
 import { simulateNominal } from '../model/simulate';
 import { renameAndShuffle } from './bootstrap';

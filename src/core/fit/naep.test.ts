@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadDatasetFromPaths } from '../data/node';
+import { loadDatasetFromPaths } from '../../node/files';
 import type { Dataset } from '../data/types';
 import { createFusedEngine } from '../engines/fused';
 import { createRng } from '../model/rng';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadDatasetFromPaths } from '../data/node';
+import { loadDatasetFromPaths } from '../../node/files';
 import { createEngine } from '../engines/select';
 import { fitDataset, FUSED_HANDLE, type EngineHandle } from './fit';
 import { DEFAULT_SETTINGS, type FitSettings } from './types';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadDatasetFromPaths } from '../data/node';
+import { loadDatasetFromPaths } from '../../node/files';
 import { subsetDataset } from '../data/subset';
 import { STRENGTH_GRID } from '../model/hprior';
 import { simulateNominal } from '../model/simulate';

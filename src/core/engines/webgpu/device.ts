@@ -20,7 +20,7 @@ export function workgroupSize(device: GPUDevice, want: number, width: number): n
 
 /** A device of the default adapter. */
 export async function requestDevice(): Promise<GPUDevice> {
-  const gpu = (globalThis.navigator as Navigator | undefined)?.gpu;
+  const gpu = (globalThis as { navigator?: Navigator }).navigator?.gpu;
   if (!gpu) throw new Error('WebGPU is not available (navigator.gpu is missing)');
   const adapter = await gpu.requestAdapter();
   if (!adapter) throw new Error('WebGPU is available but no adapter was found');

@@ -7,7 +7,7 @@
  */
 import { deflateSync } from 'fflate';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import type { TextFile } from './test-formats.ts';
+import type { TextFile } from './formats.ts';
 
 /** Cells: `p[j][i]` is model j's probabilities on item i (all options > 0). */
 export interface Cells {

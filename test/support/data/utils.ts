@@ -1,16 +1,16 @@
-/** Helpers shared by this folder's tests (not used by the app). */
+/** Helpers shared by the data tests (src/core/data; not used by the app). */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { loadDataset, type LoadOptions } from './load.ts';
-import { DataError, type Dataset } from './types.ts';
+import { loadDataset, type LoadOptions } from '../../../src/core/data/load.ts';
+import { DataError, type Dataset } from '../../../src/core/data/types.ts';
 
-/** The repository root (three levels above src/core/data). */
+/** The repository root (three levels above test/support/data). */
 export const repoRoot = path.resolve(fileURLToPath(new URL('../../../', import.meta.url)));
 /** The real NAEP data the app embeds as its demo (public/demo/README.md). */
 export const demoDir = path.resolve(repoRoot, 'public/demo');
-/** This folder's fixtures. */
-export const fixturesDir = fileURLToPath(new URL('./fixtures/', import.meta.url));
+/** The data tests' fixtures (src/core/data/fixtures). */
+export const fixturesDir = path.resolve(repoRoot, 'src/core/data/fixtures');
 
 /** Loads in-memory files given as `{ name: text }`. */
 export function loadTexts(files: Record<string, string>, opts: LoadOptions = {}): Promise<Dataset> {

@@ -16,8 +16,8 @@ import {
   parentFolder,
   type ByteSource,
   type LoadOptions,
-} from './load.ts';
-import { DataError, type Dataset } from './types.ts';
+} from '../core/data/load.ts';
+import { DataError, type Dataset } from '../core/data/types.ts';
 
 function fileSource(file: string, size: number, chunk: number, optional = false): ByteSource {
   const stream = () => createReadStream(file, { highWaterMark: chunk });

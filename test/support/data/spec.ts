@@ -1,12 +1,12 @@
 /**
  * Random valid data sets for this folder's property tests (not used by the app):
- * a `Spec` is the ground truth, serialised to every format by `test-formats.ts`
+ * a `Spec` is the ground truth, serialised to every format by `formats.ts`
  * and compared with what the loaders read back.
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { parentBenchmark } from './harnessRuns.ts';
-import { OPTION_LABELS, type Dataset, type ItemText } from './types.ts';
+import { parentBenchmark } from '../../../src/core/data/harnessRuns.ts';
+import { OPTION_LABELS, type Dataset, type ItemText } from '../../../src/core/data/types.ts';
 
 /** One item of a test data set. */
 export interface SpecItem {

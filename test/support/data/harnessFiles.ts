@@ -1,5 +1,5 @@
 /**
- * The same `Cells` as `test-results.ts`, written as lm-evaluation-harness
+ * The same `Cells` as `results.ts`, written as lm-evaluation-harness
  * samples (tests and benchmarks only): `--log_samples` JSONL, one folder per
  * model, and the same records as Parquet with the nested columns of the
  * harness details the Open LLM Leaderboard publishes (`doc` a struct,
@@ -8,8 +8,8 @@
  * CSV reference in the ids a reader gave the same cells).
  */
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import type { Dataset } from './types.ts';
-import type { AnyFile, Cells } from './test-results.ts';
+import type { Dataset } from '../../../src/core/data/types.ts';
+import type { AnyFile, Cells } from './results.ts';
 
 const L = 'ABCDEFGHIJ';
 const STAMP = '2024-05-06T07-08-09.123456';

@@ -4,7 +4,7 @@
  * CSV, and lm-evaluation-harness sample logs, one folder per model.
  */
 import Papa from 'papaparse';
-import { eachCell, label, type Spec } from './test-spec.ts';
+import { eachCell, label, type Spec } from './spec.ts';
 
 /** One input file, as `loadDataset` takes it. */
 export interface TextFile {

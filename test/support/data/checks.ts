@@ -1,6 +1,6 @@
 /** Checks every load of damaged input must pass, for the property tests (not used by the app). */
 import { expect } from 'vitest';
-import type { DataError, Dataset } from './types.ts';
+import type { DataError, Dataset } from '../../../src/core/data/types.ts';
 
 /** Rejects after `ms` so a hanging load fails the case instead of the whole run. */
 export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
