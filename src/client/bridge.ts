@@ -14,6 +14,7 @@ import type {
   ScoreResult,
 } from '../boundary/bankProtocol';
 import type { DifReply, DifRequest, PsychTables } from '../boundary/psychProtocol';
+import type { LlmAbilityViews } from '../core/eval/abilityViews';
 import type { EvalProgressReport, EvalReply, EvalRequest } from '../boundary/evaluateProtocol';
 import type {
   DerivedReply,
@@ -167,6 +168,16 @@ export class WorkerBridge {
       const named =
         ref === null ? null : await api.report(ref, date, Comlink.proxy(onProgress), id);
       return named ?? (await api.report(fit, date, Comlink.proxy(onProgress), id)) ?? '';
+    });
+  }
+
+  /** The LLM view's abilities of a fit of the loaded data (core/eval/abilityViews), computed in the worker. */
+  llmAbility(signal: AbortSignal, fit: FitJson): Promise<LlmAbilityViews> {
+    return this.call(signal, async (api, id) => {
+      // A fit the worker made is named, not sent; sent when the worker no longer keeps it.
+      const ref = this.refOf(fit);
+      const named = ref === null ? null : await api.llmAbility(ref, id);
+      return named ?? (await api.llmAbility(fit, id))!;
     });
   }
 

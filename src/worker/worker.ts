@@ -16,7 +16,8 @@ import { testHooks, type TestHooks } from './testHooks';
 import { createBankApi } from './bank';
 import { readSources, release } from './sources';
 import { deriveInWorker } from './derive';
-import { difTable, psychBuffers, psychTables } from './psych';
+import { checkFitOf, difTable, psychBuffers, psychTables } from './psych';
+import { llmAbilityViews, type LlmAbilityViews } from '../core/eval/abilityViews';
 import { pickEngine, resolveChoice } from './engines';
 import { keepErrorFields } from '../boundary/errorTransfer';
 import { runEvaluation } from './evaluate';
@@ -263,6 +264,25 @@ const api = {
     } finally {
       controllers.delete(callId);
       release(onProgress);
+    }
+  },
+
+  /**
+   * The LLM view's abilities of `fit` (or of a fit made here, by its
+   * reference; null when no longer kept): θ from correctness only and from
+   * wrong answers only, person fit, and where θ and accuracy disagree.
+   * Rejects with a DataMismatchError as `psych` does.
+   */
+  async llmAbility(fit: FitJson | number, callId: number): Promise<LlmAbilityViews | null> {
+    const ac = register(callId);
+    try {
+      const f = typeof fit === 'number' ? kept.get(fit) : fit;
+      if (!f) return null;
+      const ds = loaded();
+      checkFitOf(f, ds);
+      return await llmAbilityViews(f, ds, { signal: ac.signal });
+    } finally {
+      controllers.delete(callId);
     }
   },
 
