@@ -156,7 +156,8 @@ describe('the nominal block plan', () => {
     const P = nominalBlockPlan(posed)!;
     const seen = new Uint8Array(posed.x0.length);
     for (const q of P.slots) seen[q]++;
-    const F = (posed.P as unknown as { free: import('../model/params').NominalFreeLayout }).free;
+    if (posed.kind !== 'nominal') throw new Error('llmnrm is a nominal model');
+    const F = posed.P.free;
     const padding = (q: number) => {
       if (q < F.a || q >= F.w0) return false;
       const k = (q - (q < F.c ? F.a : F.c)) % ds.Kmax;

@@ -1,7 +1,6 @@
 import type { LbfgsOptions, Objective } from './optim';
 import type { Posed } from './pose';
 import type { FitSettings } from './types';
-import type { NominalFreeLayout } from '../model/params';
 
 /**
  * Block-diagonal curvature of the objective by probing, for L-BFGS's initial
@@ -266,9 +265,9 @@ export function quadBlocks(inv: BlockInverse, v: Float64Array, tmp: Float64Array
  * gate (w0, κ̄). Binary models: null (no plan).
  */
 export function nominalBlockPlan(posed: Posed): BlockPlan | null {
-  const { problem, P } = posed;
-  if (problem.kind !== 'nominal') return null;
-  const F = (P as unknown as { free: NominalFreeLayout }).free;
+  if (posed.kind !== 'nominal') return null;
+  const { problem } = posed;
+  const F = posed.P.free;
   const { J, I, Kmax } = problem.layout;
   const K = problem.cells.nOptions;
   const starts: number[] = [0];

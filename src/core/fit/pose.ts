@@ -4,17 +4,34 @@ import { buildCells } from '../model/cells';
 import {
   binaryParameterisation,
   nominalParameterisation,
-  type Parameterisation,
+  type BinaryParameterisation,
+  type NominalParameterisation,
 } from '../model/params';
 import { binaryLayout, isBinary, nominalFlags, nominalLayout } from '../model/types';
 import { binaryStart, nominalStart } from './init';
 import type { FitSettings } from './types';
 import { resolveGate } from '../model/gate';
 
-/** A fit problem: the engine's view (data + model), the parameterisation and the start. */
-export interface Posed {
-  problem: Problem;
-  P: Parameterisation;
+/**
+ * A fit problem: the engine's view (data + model), the parameterisation and the
+ * start, for one model family (`kind`), so the free vector's layout (`P.free`)
+ * is typed for the family once `kind` is checked.
+ */
+export type Posed = NominalPosed | BinaryPosed;
+
+/** A nominal-family fit problem. */
+export interface NominalPosed {
+  kind: 'nominal';
+  problem: Extract<Problem, { kind: 'nominal' }>;
+  P: NominalParameterisation;
+  x0: Float64Array;
+}
+
+/** A binary-family fit problem. */
+export interface BinaryPosed {
+  kind: 'binary';
+  problem: Extract<Problem, { kind: 'binary' }>;
+  P: BinaryParameterisation;
   x0: Float64Array;
 }
 
@@ -30,6 +47,7 @@ export function pose(
     const layout = binaryLayout(ds.J, ds.I);
     const P = binaryParameterisation(layout, model, mode, override);
     return {
+      kind: 'binary',
       problem: { kind: 'binary', model, layout, cells },
       P,
       x0: binaryStart(ds, P.free, model, P.size),
@@ -40,6 +58,7 @@ export function pose(
   const layout = nominalLayout(ds.J, ds.I, ds.Kmax);
   const P = nominalParameterisation(layout, flags, ds.nOptions, mode, override);
   return {
+    kind: 'nominal',
     problem: { kind: 'nominal', flags, layout, cells },
     P,
     x0: nominalStart(ds, P.free, flags, P.size),

@@ -7,21 +7,20 @@ import type { Posed } from './pose';
  * Used as L-BFGS's initial inverse Hessian; only ratios matter (L-BFGS rescales).
  */
 export function countPreconditioner(posed: Posed): Float64Array {
-  const { problem, P } = posed;
-  const cells = problem.cells;
+  const cells = posed.problem.cells;
   const nJ = new Float64Array(cells.J);
   const nI = new Float64Array(cells.I);
   for (let q = 0; q < cells.n; q++) {
     nJ[cells.cellJ[q]]++;
     nI[cells.cellI[q]]++;
   }
-  const out = new Float64Array(P.size).fill(1 / Math.max(1, cells.n * 0.1));
+  const out = new Float64Array(posed.P.size).fill(1 / Math.max(1, cells.n * 0.1));
   const put = (off: number, len: number, curv: number) => {
     for (let q = off; q < off + len; q++) out[q] = 1 / (curv + 1);
   };
-  if (problem.kind === 'nominal') {
-    const F = (P as unknown as { free: import('../model/params').NominalFreeLayout }).free;
-    const { J, I, Kmax } = problem.layout;
+  if (posed.kind === 'nominal') {
+    const F = posed.P.free;
+    const { J, I, Kmax } = posed.problem.layout;
     for (let j = 0; j < J; j++) {
       put(F.theta + j, 1, nJ[j]);
       if (F.delta > F.sBar) put(F.sBar + j, 1, nJ[j]);
@@ -34,7 +33,7 @@ export function countPreconditioner(posed: Posed): Float64Array {
       put(F.c + i * Kmax, Kmax, nI[i] / K);
     }
   } else {
-    const F = (P as unknown as { free: import('../model/params').BinaryFreeLayout }).free;
+    const F = posed.P.free;
     for (let j = 0; j < cells.J; j++) put(F.theta + j, 1, nJ[j] * 0.25);
     for (let i = 0; i < cells.I; i++) {
       if (F.nA === cells.I) put(F.a + i, 1, nI[i] * 0.25);

@@ -1,6 +1,5 @@
 import type { Dataset } from '../data/types';
 import { logit, softplusInv } from '../model/math';
-import type { BinaryFreeLayout, NominalFreeLayout } from '../model/params';
 import { pose } from './pose';
 import type { FitJson } from './types';
 
@@ -17,8 +16,8 @@ export function freeVectorFromFit(fit: FitJson, ds: Dataset): Float64Array {
   const Kmax = ds.Kmax;
   const byLlm = new Map(fit.llms.map((l) => [l.id, l]));
   const byItem = new Map(fit.items.map((it) => [it.id, it]));
-  if (posed.problem.kind === 'nominal') {
-    const F = (posed.P as unknown as { free: NominalFreeLayout }).free;
+  if (posed.kind === 'nominal') {
+    const F = posed.P.free;
     const f = posed.problem.flags;
     ds.llmIds.forEach((id, j) => {
       const l = byLlm.get(id);
@@ -42,7 +41,7 @@ export function freeVectorFromFit(fit: FitJson, ds: Dataset): Float64Array {
     }
     return x;
   }
-  const F = (posed.P as unknown as { free: BinaryFreeLayout }).free;
+  const F = posed.P.free;
   ds.llmIds.forEach((id, j) => {
     const l = byLlm.get(id);
     if (!l) throw new Error(`fit.json has no LLM "${id}"; it belongs to other data.`);

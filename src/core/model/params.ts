@@ -200,6 +200,11 @@ function precisionOf(
   return out;
 }
 
+/** A nominal model's parameterisation, which knows its free vector's layout. */
+export type NominalParameterisation = Parameterisation & { free: NominalFreeLayout };
+/** A binary model's parameterisation, which knows its free vector's layout. */
+export type BinaryParameterisation = Parameterisation & { free: BinaryFreeLayout };
+
 /** Free-vector offsets of the nominal family. Absent blocks have length 0. */
 export interface NominalFreeLayout {
   theta: number;
@@ -233,7 +238,7 @@ export function nominalParameterisation(
   nOptions: Uint8Array,
   mode: Mode,
   override: PriorOverride = {},
-): Parameterisation & { free: NominalFreeLayout } {
+): NominalParameterisation {
   const F = nominalFreeLayout(L, f);
   const { J, I, Kmax } = L;
   // Constraints (geometric-mean-1 sharpness, δ centred over LLMs) need ≥ 2 LLMs.
@@ -343,7 +348,7 @@ export function nominalParameterisation(
       }
       return { prior, penalty };
     },
-  } satisfies Parameterisation & { free: NominalFreeLayout };
+  } satisfies NominalParameterisation;
   return P;
 }
 
@@ -379,7 +384,7 @@ export function binaryParameterisation(
   model: BinaryModel,
   mode: Mode,
   override: PriorOverride = {},
-): Parameterisation & { free: BinaryFreeLayout } {
+): BinaryParameterisation {
   const F = binaryFreeLayout(L, model, mode);
   const { J, I } = L;
   const useG = model === '3pl' || model === '4pl';
@@ -423,6 +428,6 @@ export function binaryParameterisation(
       }
       return { prior, penalty };
     },
-  } satisfies Parameterisation & { free: BinaryFreeLayout };
+  } satisfies BinaryParameterisation;
   return P;
 }
