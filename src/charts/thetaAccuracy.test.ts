@@ -64,8 +64,9 @@ describe('thetaAccuracyChart', () => {
     );
     const notes = [...svg.querySelectorAll('text.note')];
     expect(notes.map((n) => n.getAttribute('data-marker'))).toEqual(['1', '2']);
-    expect(notes[0].textContent).toContain('sharpness s = 1.44');
-    expect(notes[0].querySelectorAll('tspan').length).toBe(2);
+    const lines = [...notes[0].querySelectorAll('tspan')].map((t) => t.textContent);
+    expect(lines.join(' ')).toBe(`1. ${data.notes[0].text}`);
+    expect(lines.length).toBe(3);
     const legend = [...svg.querySelectorAll('.legend-item text')].map((t) => t.textContent);
     expect(legend[0]).toBe('llmnrm (Spearman ρ = 0.91)');
   });

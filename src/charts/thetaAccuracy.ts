@@ -29,7 +29,7 @@ export interface ThetaAccuracyData {
 }
 
 /** Characters per note line (11 px text over the chart's width). */
-const NOTE_CHARS = 100;
+const NOTE_CHARS = 96;
 const NOTE_LINE = 15;
 
 /** Splits `text` into lines of at most `max` characters at spaces. */
@@ -59,7 +59,7 @@ export function thetaAccuracyChart(
   const notesHeight = noteLines.reduce((s, l) => s + l.length * NOTE_LINE + 4, 0);
   const plotHeight = 300;
   const f = createFrame(opts, {
-    width: 680,
+    width: 640,
     height: 20 + 16 + plotHeight + 44 + notesHeight + 8,
     title: 'Ability θ against accuracy',
     margin: { top: 36, right: 24, bottom: 44 + notesHeight + 8, left: 52 },
