@@ -7,6 +7,7 @@ import { LoadPanel } from './components/LoadPanel';
 import { Messages } from './components/Messages';
 import { PreFit } from './components/PreFit';
 import { SummaryPanel } from './components/SummaryPanel';
+import { ResumeOffer } from './persist/ResumeOffer';
 import { SessionPanel } from './persist/SessionPanel';
 import { useCheckpointSink, useSession } from './persist/useSession';
 import { DEMO_FILES, useWorkbench } from './useWorkbench';
@@ -67,7 +68,7 @@ export function App() {
             priorError={priorError}
             onPriorError={setPriorError}
           />
-          <SessionPanel session={session} engine={settings.engine} />
+          <SessionPanel session={session} />
           {state.fits.length > 0 && (
             <FitList
               fits={state.fits}
@@ -78,6 +79,7 @@ export function App() {
           )}
         </aside>
         <main className="results">
+          <ResumeOffer session={session} engine={settings.engine} showingOlder={!!shown} />
           {data && (
             <DemoGuide
               isDemo={DEMO_FILES.every((f) => data.files.includes(f))}
@@ -86,7 +88,7 @@ export function App() {
             />
           )}
           <Messages error={state.error} notice={state.notice} onDismiss={wb.dismiss} />
-          {shown && data && (
+          {shown && data && !session.interrupted && (
             <ConvergenceBanner
               entry={shown}
               busy={state.phase === 'loading' || state.phase === 'fitting'}

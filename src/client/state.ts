@@ -36,6 +36,8 @@ export interface FitEntry {
 
 export interface RunningFit {
   settings: FitSettings;
+  /** A "Continue fitting" run: it goes on until converged (its step cap is not shown). */
+  untilConverged?: boolean;
   progress: FitProgress | null;
   trace: ObjectivePoint[];
 }
@@ -69,9 +71,16 @@ export type Action =
   | { type: 'loadStart'; files: string[] }
   | { type: 'loadProgress'; progress: LoadProgress }
   | { type: 'loadDone'; data: LoadedData }
-  | { type: 'fitStart'; settings: FitSettings }
+  | { type: 'fitStart'; settings: FitSettings; untilConverged?: boolean }
   | { type: 'fitProgress'; progress: FitProgress }
-  | { type: 'fitDone'; fit: FitJson; origin: FitEntry['origin']; label?: string }
+  | {
+      type: 'fitDone';
+      fit: FitJson;
+      origin: FitEntry['origin'];
+      label?: string;
+      /** The id of a fit this one replaces in the list (a continuation of it). */
+      replaces?: number;
+    }
   | { type: 'cancelled'; notice: string }
   | { type: 'failed'; error: UiError }
   | { type: 'showFit'; id: number }
@@ -105,7 +114,12 @@ export function reducer(s: AppState, a: Action): AppState {
       return {
         ...s,
         phase: 'fitting',
-        running: { settings: a.settings, progress: null, trace: [] },
+        running: {
+          settings: a.settings,
+          progress: null,
+          trace: [],
+          ...(a.untilConverged && { untilConverged: true }),
+        },
         error: null,
         notice: null,
       };
@@ -121,7 +135,9 @@ export function reducer(s: AppState, a: Action): AppState {
       const id = s.nextId;
       const f = a.fit;
       const label = a.label ?? `#${id} ${f.model} · ${f.optimizer} · ${f.engine}`;
-      const fits = [...s.fits, { id, label, fit: f, origin: a.origin }];
+      const entry = { id, label, fit: f, origin: a.origin };
+      const at = a.replaces === undefined ? -1 : s.fits.findIndex((e) => e.id === a.replaces);
+      const fits = at < 0 ? [...s.fits, entry] : s.fits.map((e, k) => (k === at ? entry : e));
       return { ...s, phase: 'fitted', running: null, fits, shownFit: id, nextId: id + 1 };
     }
     case 'cancelled':

@@ -20,13 +20,47 @@ import { TaskRunner, type TaskContext, type TaskEvent } from './tasks';
 /** The embedded demo: real NAEP data (see public/demo/README.md). */
 export const DEMO_FILES = ['econ-reading.wide.csv', 'econ-reading.items.csv'];
 
+/**
+ * "Continue fitting" runs L-BFGS with the gradient test (the fast optimiser's
+ * final phase, core/fit/fast.ts) from the fit's own end point until it
+ * converges or is cancelled: this many steps at most, far more than any fit
+ * needs (the step cap of the fit continued is not this run's).
+ */
+export const CONTINUE_STEPS = 1_000_000;
+
+/**
+ * The settings and start of continuing `entry`: its own model, priors and gate,
+ * the fast optimiser from its end point (no warm-up), no search for λ (the
+ * fit's own, or λ = 1 where an Adam fit used the reference priors), and a
+ * step cap it does not reach. The result replaces `entry` (by its label).
+ */
+export function continuation(entry: FitEntry, ds: Dataset): [FitSettings, ResumeFrom] {
+  const f = entry.fit;
+  const x = freeVectorFromFit(f, ds);
+  // The fit's own gate form: a fit.json from before `gate` existed ran eq. 10's.
+  const gate = isBinary(f.model) ? {} : { gate: gateOf(f) };
+  const lambda =
+    f.settings.mode === 'default' ? { priorStrength: f.settings.priorStrength ?? 1 } : {};
+  const settings: FitSettings = {
+    ...f.settings,
+    ...gate,
+    ...lambda,
+    optimizer: 'fast',
+    steps: f.steps + CONTINUE_STEPS,
+  };
+  return [settings, { x, step: f.steps, kind: 'continue', replaces: entry.label }];
+}
+
 export interface Workbench {
   state: AppState;
   loadFiles(files: NamedFile[], opts?: LoadOptions): Promise<void>;
   loadDemo(): Promise<void>;
   /** Fits; with `resume`, warm-starts from a checkpoint instead of the documented start. */
   fit(settings: FitSettings, resume?: ResumeFrom): Promise<void>;
-  /** Continues a fit that stopped before converging, from its own parameters and settings. */
+  /**
+   * Continues a fit that stopped before converging, from its own parameters and
+   * settings, with L-BFGS until converged (or cancelled); the result replaces it.
+   */
   continueFit(entry: FitEntry): Promise<void>;
   /** Shows a saved session's data and fits, and hands the data to the worker. */
   restore(data: LoadedData, fits: Pick<FitEntry, 'label' | 'origin' | 'fit'>[]): Promise<void>;
@@ -82,7 +116,8 @@ export function useWorkbench(
   const fitIn = useCallback(
     async (ctx: TaskContext<never>, settings: FitSettings, resume?: ResumeFrom) => {
       ctx.failAs('The fit failed');
-      dispatch({ type: 'fitStart', settings });
+      const replaces = resume?.replaces;
+      dispatch({ type: 'fitStart', settings, untilConverged: replaces !== undefined });
       const fit = await getBridge().fit(
         ctx.signal,
         settings,
@@ -94,7 +129,14 @@ export function useWorkbench(
           deviceLost: (d: DeviceLoss) => ctx.live() && dispatch({ type: 'notice', notice: d.note }),
         },
       );
-      if (ctx.live()) dispatch({ type: 'fitDone', fit, origin: 'fit' });
+      if (!ctx.live()) return;
+      // A continuation replaces the fit it continued (found by its label: a
+      // continuation resumed after a reload names a fit restored under a new id).
+      const old =
+        replaces === undefined ? undefined : latest.current.fits.find((f) => f.label === replaces);
+      if (old && !fit.priorSelection && old.fit.priorSelection)
+        fit.priorSelection = old.fit.priorSelection;
+      dispatch({ type: 'fitDone', fit, origin: 'fit', replaces: old?.id });
     },
     [],
   );
@@ -189,10 +231,7 @@ export function useWorkbench(
     async (entry: FitEntry) => {
       const ds = latest.current.data?.dataset;
       if (!ds) return;
-      const x = freeVectorFromFit(entry.fit, ds);
-      // The fit's own gate form: a fit.json from before `gate` existed ran eq. 10's.
-      const gate = isBinary(entry.fit.model) ? {} : { gate: gateOf(entry.fit) };
-      await runFit({ ...entry.fit.settings, ...gate }, { x, step: entry.fit.steps });
+      await runFit(...continuation(entry, ds));
     },
     [runFit],
   );

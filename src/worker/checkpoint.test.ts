@@ -4,6 +4,7 @@ import type { EngineName } from '../core/engines/types';
 import { FUSED_HANDLE, type EngineHandle } from '../core/fit/fit';
 import { DEFAULT_SETTINGS, type FitSettings } from '../core/fit/types';
 import { simulateNominal } from '../core/model/simulate';
+import { freeVectorFromFit } from '../core/fit/warmstart';
 import { cadence, fallbackChain, fitWithRecovery, isDeviceLost } from './checkpoint';
 import { armDeviceLoss, takeDeviceLoss } from './faults';
 import type { FitCheckpointRecord } from '../boundary/checkpoint';
@@ -118,6 +119,70 @@ describe('fitWithRecovery', () => {
     expect(resumed.trace[0].objective).toBeLessThan(start - 0.5 * (start - cp.objective));
     // The fit records the gate form it used (the default mode's margin gate).
     expect(resumed.settings).toEqual({ ...settings, gate: 'margin' });
+  });
+
+  it('a resumed fit counts its steps on from the checkpoint and runs what was left of the cap', async () => {
+    const got: FitCheckpointRecord[] = [];
+    await recover(FUSED_HANDLE, { onCheckpoint: (c) => got.push(c), cadence: EVERY_5 });
+    const cp = got[3];
+    const steps: number[] = [];
+    const cps: number[] = [];
+    const resumed = await recover(FUSED_HANDLE, {
+      resume: { x: cp.x, step: cp.step },
+      onProgress: (p) => steps.push(p.step),
+      onCheckpoint: (c) => cps.push(c.step),
+      cadence: EVERY_5,
+    });
+    expect(Math.min(...steps)).toBeGreaterThan(cp.step);
+    expect(Math.max(...steps)).toBe(settings.steps);
+    expect(cps).toEqual([25, 30, 35, 40]);
+    expect(resumed.steps).toBe(settings.steps);
+    expect(resumed.trace[0].step).toBe(cp.step + 1);
+    expect(resumed.settings.steps).toBe(settings.steps);
+  });
+
+  it("a resume with no iterate (a 'start' record) fits from the start", async () => {
+    const plain = await recover(FUSED_HANDLE);
+    const again = await recover(FUSED_HANDLE, { resume: { x: new Float64Array(0), step: 0 } });
+    expect(again.objective).toBe(plain.objective);
+    expect(again.notes.join(' ')).not.toMatch(/Resumed/);
+  });
+
+  it('continuing a capped fit with L-BFGS reaches convergence from its end point', async () => {
+    const capped = { ...DEFAULT_SETTINGS, steps: 5 };
+    const first = await fitWithRecovery(ds, capped, {
+      signal: new AbortController().signal,
+      engine: FUSED_HANDLE,
+      onProgress: () => undefined,
+    });
+    expect(first.converged).toBe(false);
+    const cps: FitCheckpointRecord[] = [];
+    const next = await fitWithRecovery(
+      ds,
+      { ...first.settings, steps: first.steps + 1_000_000 },
+      {
+        signal: new AbortController().signal,
+        engine: FUSED_HANDLE,
+        onProgress: () => undefined,
+        resume: {
+          x: freeVectorFromFit(first, ds),
+          step: first.steps,
+          kind: 'continue',
+          replaces: '#1',
+        },
+        onCheckpoint: (c) => cps.push(c),
+        cadence: EVERY_5,
+      },
+    );
+    expect(next.converged).toBe(true);
+    expect(next.steps).toBeGreaterThan(first.steps);
+    expect(next.objective).toBeLessThan(first.objective);
+    expect(next.notes).toContain(
+      `Continued from its end point at step ${first.steps} (L-BFGS until converged).`,
+    );
+    // Its checkpoints name the fit it replaces, so a resume after a reload replaces it too.
+    expect(cps.length).toBeGreaterThan(0);
+    expect(cps.every((c) => c.replaces === '#1' && c.phase === 'fit')).toBe(true);
   });
 
   it('a lost WebGPU device continues on the next engine from the last checkpoint', async () => {

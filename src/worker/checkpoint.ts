@@ -87,6 +87,12 @@ export interface RecoveringFitOptions {
  * Fits with checkpoints; if the engine loses its GPU device, fits again on the
  * next engine from the last checkpoint (or from the start if none was taken)
  * and says so in the fit's notes and engine reason.
+ *
+ * A resumed fit (or one restarted from a checkpoint after a device loss)
+ * counts its steps on from the checkpoint's: its progress, checkpoints, trace
+ * and `steps` are the interrupted fit's count, and it runs what was left of
+ * `settings.steps` (recorded as given). A resume with an empty vector (a
+ * 'start' record: no iterate was saved yet) fits from the start.
  */
 export async function fitWithRecovery(
   ds: Dataset,
@@ -94,32 +100,59 @@ export async function fitWithRecovery(
   o: RecoveringFitOptions,
 ): Promise<FitJson> {
   const notes: string[] = [];
-  if (o.resume) notes.push(`Resumed from a checkpoint at step ${o.resume.step} (warm start).`);
-  let start = o.resume?.x;
+  const resume = o.resume && o.resume.x.length > 0 ? o.resume : undefined;
+  if (resume?.kind === 'continue')
+    notes.push(`Continued from its end point at step ${resume.step} (L-BFGS until converged).`);
+  else if (resume) notes.push(`Resumed from a checkpoint at step ${resume.step} (warm start).`);
+  let start = resume?.x;
+  // Steps already taken before this run's first step (the checkpoint's step).
+  let base = resume?.step ?? 0;
+  const total = settings.steps;
   let handle = o.engine;
   let chain: EngineName[] | null = null;
   for (;;) {
-    // The step reached, and the last checkpoint taken, by this run.
-    const seen = { step: 0, saved: null as FitCheckpointRecord | null };
+    // The step reached, and the last checkpoint taken, by this run (counted from the fit's start).
+    const seen = { step: base, saved: null as FitCheckpointRecord | null };
     const due = cadence(o.cadence);
+    const offset = base;
     const onCheckpoint = (c: FitCheckpoint) => {
-      seen.step = c.step;
+      const step = c.step + offset;
+      seen.step = step;
       if (!due(c.step)) return;
-      const saved = { x: Float64Array.from(c.x), step: c.step, objective: c.objective, settings };
+      const saved: FitCheckpointRecord = {
+        x: Float64Array.from(c.x),
+        step,
+        objective: c.objective,
+        settings,
+        phase: 'fit',
+        ...(o.resume?.replaces !== undefined && { replaces: o.resume.replaces }),
+      };
       seen.saved = saved;
       o.onCheckpoint?.({ ...saved, x: Float64Array.from(saved.x) });
     };
+    // A phase's sub-fits (the prior-strength search) count their own steps.
+    const onProgress = (p: FitProgress) =>
+      o.onProgress(p.phase ? p : { ...p, step: p.step + offset, maxSteps: total });
     const run = o.faults ? o.faults(handle, () => seen.saved !== null) : handle;
     try {
-      const { json } = await fitDatasetFull(ds, settings, {
-        signal: o.signal,
-        engine: run,
-        onProgress: o.onProgress,
-        onCheckpoint,
-        start,
-        beforeLbfgs: o.beforeLbfgs,
-      });
+      const { json } = await fitDatasetFull(
+        ds,
+        offset > 0 ? { ...settings, steps: Math.max(1, total - offset) } : settings,
+        {
+          signal: o.signal,
+          engine: run,
+          onProgress,
+          onCheckpoint,
+          start,
+          beforeLbfgs: o.beforeLbfgs,
+        },
+      );
       json.notes.push(...notes);
+      if (offset > 0) {
+        json.settings = { ...json.settings, steps: total };
+        json.steps += offset;
+        json.trace = json.trace.map((t) => ({ ...t, step: t.step + offset }));
+      }
       return json;
     } catch (e) {
       const onGpu = GPU_ENGINES.includes(handle.name) || chain !== null;
@@ -142,7 +175,10 @@ export async function fitWithRecovery(
         fromStep: from?.step ?? null,
         note: `${note}.`,
       });
-      if (from) start = from.x;
+      if (from) {
+        start = from.x;
+        base = from.step;
+      }
       const h = await (o.pickEngine ?? pickEngine)(next);
       handle = { ...h, reason: note };
     }

@@ -54,9 +54,9 @@ export class CheckpointWriter {
         if (this.o.signal?.aborted) break;
         try {
           await this.save(c);
-          this.o.report({ step: c.step, objective: c.objective });
+          this.o.report({ step: c.step, objective: c.objective, phase: c.phase });
         } catch (e) {
-          this.o.report({ step: c.step, objective: c.objective, error: String(e) });
+          this.o.report({ step: c.step, objective: c.objective, phase: c.phase, error: String(e) });
         }
       }
     } finally {

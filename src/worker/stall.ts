@@ -1,8 +1,10 @@
 /**
- * Test hook: hold the next fit at the start of its L-BFGS phase until it is
- * cancelled, so an e2e test can cancel "during L-BFGS" without depending on how
- * many steps an optimiser takes or how fast the machine is.
+ * Test hooks: hold the next fit at the start of its L-BFGS phase, or in its
+ * prior-strength search, until it is cancelled (or the page reloads), so an
+ * e2e test can act "during L-BFGS" or "during the search" without depending
+ * on how many steps an optimiser takes or how fast the machine is.
  */
+import type { EngineHandle } from '../core/fit/fit';
 import type { FitProgress } from '../core/fit/types';
 
 let armed = false;
@@ -40,4 +42,50 @@ export function takeLbfgsStall(
       signal.addEventListener('abort', () => resolve(), { once: true }),
     );
   };
+}
+
+let searchArmed = false;
+
+/** The next fit stops as its prior-strength search starts and waits for its cancel (or a reload). */
+export function armSearchStall(): void {
+  searchArmed = true;
+}
+
+/**
+ * While the search stall is armed (it disarms it): wraps the fit's engine
+ * handle so that the first engine created for a problem of fewer than
+ * `cells` cells (the data set's observed cells), that is, for one of the
+ * prior-strength search's folds, is held until `signal` aborts, after
+ * `report` says so in the progress line. A fit that runs no search (Adam,
+ * paper mode) poses only the whole data and is not held.
+ */
+export function takeSearchStall(
+  signal: AbortSignal,
+  cells: number,
+  report: (p: FitProgress) => void,
+): ((handle: EngineHandle) => EngineHandle) | undefined {
+  if (!searchArmed) return undefined;
+  searchArmed = false;
+  let held = false;
+  return (handle) => ({
+    ...handle,
+    async create(problem) {
+      if (!held && problem.cells.n < cells) {
+        held = true;
+        report({
+          step: 0,
+          passes: 0,
+          objective: NaN,
+          elapsedMs: 0,
+          maxSteps: 0,
+          phase: 'choosing the prior strength: held (test hook)',
+        });
+        if (!signal.aborted)
+          await new Promise<void>((resolve) =>
+            signal.addEventListener('abort', () => resolve(), { once: true }),
+          );
+      }
+      return handle.create(problem);
+    },
+  });
 }

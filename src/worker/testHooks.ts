@@ -7,7 +7,7 @@
  */
 import type { BenchCall } from './bench';
 import { armDeviceLoss, type Fault } from './faults';
-import { armLbfgsStall } from './stall';
+import { armLbfgsStall, armSearchStall } from './stall';
 
 export interface TestHooks {
   /** Runs one benchmark operation (bench.ts). */
@@ -17,7 +17,8 @@ export interface TestHooks {
    * call (the Worker fires 'error'); 'oom' does so with a real failed allocation;
    * 'hang' blocks this thread for good; 'device-lost' makes the next WebGPU fit
    * lose its device after its first checkpoint; 'stall-lbfgs' holds the next
-   * fit at the start of its final L-BFGS phase until it is cancelled.
+   * fit at the start of its final L-BFGS phase until it is cancelled;
+   * 'stall-search' holds it in its prior-strength search the same way.
    */
   simulateFailure(kind: Fault): void;
 }
@@ -27,6 +28,7 @@ export const testHooks: TestHooks = {
   simulateFailure(kind) {
     if (kind === 'device-lost') armDeviceLoss();
     else if (kind === 'stall-lbfgs') armLbfgsStall();
+    else if (kind === 'stall-search') armSearchStall();
     else if (kind === 'crash')
       setTimeout(() => {
         throw new Error('simulated crash');

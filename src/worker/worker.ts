@@ -11,7 +11,7 @@ import type { CheckpointSaved, DeviceLoss, ResumeFrom } from '../boundary/checkp
 import { CheckpointWriter, dropCheckpoint } from './checkpointStore';
 import { fitWithRecovery } from './checkpoint';
 import { takeDeviceLoss } from './faults';
-import { takeLbfgsStall } from './stall';
+import { takeLbfgsStall, takeSearchStall } from './stall';
 import { testHooks, type TestHooks } from './testHooks';
 import { createBankApi } from './bank';
 import { readSources, release } from './sources';
@@ -79,6 +79,13 @@ const cancelledEarly = new Set<number>();
 function loaded(): Dataset {
   if (!dataset) throw dataMismatch('no data set is loaded in the worker');
   return dataset;
+}
+
+/** How many (LLM, item) cells of `ds` are observed. */
+function observedCells(ds: Dataset): number {
+  let n = 0;
+  for (const o of ds.observed) n += o;
+  return n;
 }
 
 function register(callId: number): AbortController {
@@ -193,8 +200,27 @@ const api = {
       new CheckpointWriter({ report: (c) => void onCheckpoint(c), signal: ac.signal });
     try {
       if (!dataset) throw new Error('No data is loaded: load a data set before fitting.');
-      const engine = await pickEngine(settings.engine);
+      // Recorded at once: a fit reloaded before its first checkpoint (in its
+      // prior-strength search, its warm-up) is offered again with its settings.
+      // A resume from a checkpoint keeps that checkpoint until a newer one lands.
+      if (writer && !(resume && resume.x.length > 0))
+        writer.push({
+          x: new Float64Array(0),
+          step: 0,
+          objective: NaN,
+          settings,
+          phase: 'start',
+          ...(resume?.replaces !== undefined && { replaces: resume.replaces }),
+        });
+      const picked = await pickEngine(settings.engine);
       const report = throttle((p: FitProgress) => void onProgress(p), FIT_PROGRESS_MS);
+      const held = TEST_BUILD
+        ? takeSearchStall(ac.signal, observedCells(dataset), (p) => {
+            report.push(p);
+            report.flush();
+          })
+        : undefined;
+      const engine = held ? held(picked) : picked;
       let last: FitProgress | null = null;
       const fit = await fitWithRecovery(dataset, settings, {
         signal: ac.signal,

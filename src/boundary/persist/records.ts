@@ -109,9 +109,13 @@ function isSavedFit(v: unknown, ds: Dataset): v is SavedFit {
 }
 
 function isSavedCheckpoint(v: unknown): v is SavedCheckpoint {
+  if (!isStamped(v) || !(v.x instanceof Float64Array)) return false;
+  // A 'start' record has no iterate yet; any other holds one.
+  const phaseOk =
+    v.phase === 'start' || ((v.phase === undefined || v.phase === 'fit') && v.x.length > 0);
   return (
-    isStamped(v) &&
-    v.x instanceof Float64Array &&
+    phaseOk &&
+    (v.replaces === undefined || typeof v.replaces === 'string') &&
     isCount(v.step) &&
     isObj(v.settings) &&
     typeof v.objective === 'number'

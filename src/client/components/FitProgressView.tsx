@@ -10,7 +10,11 @@ export function progressLine(running: RunningFit): string {
   const p = running.progress;
   if (!p) return `starting ${running.settings.model}…`;
   // A phase's sub-fits count their own steps: the main fit's cap is not theirs (it read "step 6 of at most 5").
-  const at = p.phase ? `${p.phase}: step ${p.step}` : `step ${p.step} of at most ${p.maxSteps}`;
+  const at = p.phase
+    ? `${p.phase}: step ${p.step}`
+    : running.untilConverged
+      ? `step ${p.step}, until converged`
+      : `step ${p.step} of at most ${p.maxSteps}`;
   const objective = Number.isFinite(p.objective) ? ` · objective ${p.objective.toFixed(3)}` : '';
   const by = p.optimiser ? ` · ${p.optimiser}` : '';
   return `${at}${objective} · ${fmtSeconds(p.elapsedMs / 1000)}${by}`;
@@ -29,7 +33,11 @@ export function FitProgressView({ running }: { running: RunningFit }) {
   );
   return (
     <div className="progress-block" data-testid="fit-progress">
-      <progress max={p?.maxSteps ?? 1} value={p?.step ?? 0} aria-label="Fit progress" />
+      {running.untilConverged ? (
+        <progress aria-label="Fit progress" />
+      ) : (
+        <progress max={p?.maxSteps ?? 1} value={p?.step ?? 0} aria-label="Fit progress" />
+      )}
       <p className="muted" aria-live="polite">
         {progressLine(running)}
       </p>

@@ -40,6 +40,17 @@ export function PriorField({
   const id = useId();
   const [text, setText] = useState(() => priorText(value));
   const [error, setError] = useState<string | null>(null);
+  // Settings set from outside (a restored session's interrupted fit) show in
+  // the field; the field's own edits come back equal to its text and keep it.
+  const [shown, setShown] = useState(value);
+  if (value !== shown) {
+    setShown(value);
+    const typed = readPriorText(text);
+    if (!typed.ok || priorText(typed.prior) !== priorText(value)) {
+      setText(priorText(value));
+      setError(null);
+    }
+  }
   const edit = (t: string) => {
     setText(t);
     const r = readPriorText(t);

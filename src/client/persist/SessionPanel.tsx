@@ -1,25 +1,17 @@
 import { useId } from 'react';
-import type { FitSettings } from '../../core/fit/types';
 import type { SessionView } from './useSession';
 
-const time = (ms: number) => new Date(ms).toLocaleString();
+export const time = (ms: number) => new Date(ms).toLocaleString();
 
 /**
  * What this browser keeps of the session: a "Restored session from …" line,
- * "Clear saved session", the running fit's last checkpoint, and the offer to
- * resume a fit that a reload or crash interrupted.
+ * "Clear saved session" and the running fit's last checkpoint. The offer to
+ * resume a fit that a reload or crash interrupted is in the main area
+ * (ResumeOffer.tsx), where it is seen without scrolling.
  */
-export function SessionPanel({
-  session: s,
-  engine,
-}: {
-  session: SessionView;
-  /** The Fit panel's engine: a resumed fit runs there. */
-  engine: FitSettings['engine'];
-}) {
+export function SessionPanel({ session: s }: { session: SessionView }) {
   const id = useId();
   const saved = s.status === 'restored' || s.status === 'saved';
-  const cp = s.interrupted;
   if (s.status === 'checking') return null;
   return (
     <section
@@ -43,26 +35,18 @@ export function SessionPanel({
           Nothing is saved. What you load and fit is kept in this browser.
         </p>
       )}
-      {s.checkpointStep !== null && (
-        <p className="muted small" data-testid="checkpoint" data-step={s.checkpointStep}>
-          Checkpoint saved at step {s.checkpointStep}.
-        </p>
-      )}
-      {cp && (
-        <div className="resume-offer" role="status" data-testid="resume-offer">
-          <p>
-            A {cp.settings.model} fit ({cp.settings.optimizer}) stopped at step {cp.step}, saved{' '}
-            {time(cp.savedAt)}. Resuming starts from there on {engine}.
+      {s.checkpointStep !== null &&
+        (s.checkpointPhase === 'start' ? (
+          <p className="muted small" data-testid="fit-recorded">
+            Fit recorded: after a reload it is offered again, with these settings.
           </p>
-          <div className="row">
-            <button type="button" className="primary" onClick={() => s.resume(engine)}>
-              Resume fit (step {cp.step})
-            </button>
-            <button type="button" onClick={s.discard}>
-              Discard
-            </button>
-          </div>
-        </div>
+        ) : (
+          <p className="muted small" data-testid="checkpoint" data-step={s.checkpointStep}>
+            Checkpoint saved at step {s.checkpointStep}.
+          </p>
+        ))}
+      {s.interrupted && (
+        <p className="muted small">An interrupted fit can be resumed (above the results).</p>
       )}
       {s.problem && (
         <p className="muted small" role="status" data-testid="session-problem">

@@ -70,4 +70,14 @@ describe('saved records', () => {
     expect(s?.fits.map((f) => f.key)).toEqual([2]);
     expect(checkCheckpoint({ ...checkpoint(), x: [1, 2, 3] })).toBeNull();
   });
+
+  it("keeps a fit's 'start' record (no iterate yet), but not an empty iterate otherwise", () => {
+    const start = { ...checkpoint(), x: new Float64Array(0), step: 0, phase: 'start' };
+    expect(checkCheckpoint(start)?.phase).toBe('start');
+    expect(checkCheckpoint({ ...start, phase: 'fit' })).toBeNull();
+    expect(checkCheckpoint({ ...start, phase: undefined })).toBeNull();
+    expect(checkCheckpoint({ ...checkpoint(), phase: 'later' })).toBeNull();
+    expect(checkCheckpoint({ ...checkpoint(), replaces: '#1 llmnrm' })?.replaces).toBe('#1 llmnrm');
+    expect(checkCheckpoint({ ...checkpoint(), replaces: 1 })).toBeNull();
+  });
 });

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { FitSettings } from '../../core/fit/types';
-import type { CheckpointSaved } from '../../boundary/checkpoint';
+import type { CheckpointPhase, CheckpointSaved } from '../../boundary/checkpoint';
 import type { LoadedData } from '../state';
 import type { Workbench } from '../useWorkbench';
 import type { SavedCheckpoint } from '../../boundary/persist/records';
@@ -28,6 +28,8 @@ export interface SessionView {
   interrupted: SavedCheckpoint | null;
   /** The step of the running fit's last stored checkpoint. */
   checkpointStep: number | null;
+  /** That checkpoint's phase ('start': the fit is recorded, with no iterate yet). */
+  checkpointPhase: CheckpointPhase;
   /** Why the session could not be saved, if it could not. */
   problem: string | null;
   /** Writes to the store not yet finished (a reload before they finish may lose them). */
@@ -44,12 +46,16 @@ export interface SessionView {
  */
 export function useCheckpointSink() {
   const [step, setStep] = useState<number | null>(null);
+  const [phase, setPhase] = useState<CheckpointPhase>('fit');
   const [problem, setProblem] = useState<string | null>(null);
   const onCheckpoint = useCallback((c: CheckpointSaved) => {
     if (c.error) setProblem(`Could not save a checkpoint (${c.error}).`);
-    else setStep(c.step);
+    else {
+      setStep(c.step);
+      setPhase(c.phase ?? 'fit');
+    }
   }, []);
-  return { onCheckpoint, step, setStep, problem };
+  return { onCheckpoint, step, phase, setStep, problem };
 }
 
 export function useSession(
@@ -102,7 +108,9 @@ export function useSession(
           session.data,
           session.fits.map((f) => f.saved),
         );
-        if (session.checkpoint) onSettings(session.checkpoint.settings);
+        // The form shows the interrupted fit's settings (a continuation's are its own, not the form's).
+        const cp = session.checkpoint;
+        if (cp && cp.replaces === undefined) onSettings(cp.settings);
         setInterrupted(session.checkpoint);
         setRestoredFrom(session.savedAt);
         setStatus('restored');
@@ -163,7 +171,15 @@ export function useSession(
       const cp = interrupted;
       if (!cp) return;
       setInterrupted(null);
-      void wbRef.current.fit({ ...cp.settings, engine }, { x: cp.x, step: cp.step });
+      const settings = { ...cp.settings, engine };
+      // A 'start' record has no iterate: the fit runs again from the start, with its settings.
+      if (cp.phase === 'start' || cp.x.length === 0) void wbRef.current.fit(settings);
+      else
+        void wbRef.current.fit(settings, {
+          x: cp.x,
+          step: cp.step,
+          ...(cp.replaces !== undefined && { replaces: cp.replaces }),
+        });
     },
     [interrupted],
   );
@@ -178,6 +194,7 @@ export function useSession(
     restoredFrom,
     interrupted: state.running ? null : interrupted,
     checkpointStep: state.running ? sink.step : null,
+    checkpointPhase: sink.phase,
     problem: problem ?? sink.problem,
     pending,
     clear,
