@@ -11,7 +11,7 @@ import { scoreLlms } from '../fit/score';
 import type { FitJson } from '../fit/types';
 import { isBinary } from '../model/types';
 import { personFit, type FitFlag } from '../psych/itemfit';
-import { answerAt } from '../psych/correctness';
+import { answerAt } from '../model/cells';
 import { ranks, spearman } from '../stats/corr';
 
 export interface LlmAbilityRow {
@@ -122,7 +122,8 @@ export function explainGap(row: LlmAbilityRow, all: LlmAbilityRow[], sharpness: 
   if (sharpness && sRank > J - third && Math.log(row.s) <= -SHARP_LOG)
     return (
       `${lead}, because its sharpness s = ${num(row.s)} is ${sPlace(sRank, J, false)}: ` +
-      `the fit explains its flat distributions by a small s, which leaves θ free to sit high` +
+      `its distributions are flat, and s scales all that θ does to them, so its answers pin θ ` +
+      `only weakly and θ stays nearer the middle` +
       `${cor ? ` (${cor.trim()})` : ''}.`
     );
   if (wrong && row.thetaWrong > row.theta)
