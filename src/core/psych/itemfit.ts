@@ -6,7 +6,8 @@
  * outfit = mean over cells of sq/W (unweighted; sensitive to surprising
  * responses far from an item's difficulty); infit = Σ sq / Σ W (information
  * weighted). Model SDs of the mean squares: q²_out = Σ(Var/W²)/n²,
- * q²_in = ΣVar/(ΣW)². Both have expectation 1 when the model holds.
+ * q²_in = ΣVar/(ΣW)². Both have expectation 1 when the model holds. The z is
+ * left undefined (NaN, shown as "—") where q > 1: see WH_MAX_Q.
  */
 import type { Dataset } from '../data/types';
 import type { FitJson } from '../fit/types';
@@ -29,7 +30,9 @@ export type FitFlag = 'underfit' | 'overfit' | '';
 export interface FitStats {
   infit: number;
   outfit: number;
+  /** Wilson–Hilferty z of infit; NaN where its model SD q exceeds WH_MAX_Q (stats.ts). */
   z_infit: number;
+  /** Wilson–Hilferty z of outfit; NaN where its model SD q exceeds WH_MAX_Q (stats.ts). */
   z_outfit: number;
   /** Observed cells. */
   n: number;
@@ -56,8 +59,13 @@ export function fitFlag(infit: number, outfit: number): FitFlag {
   return '';
 }
 
-/** Mean squares of the cells whose group (item or LLM index) is g, for every g < nGroups. */
-function aggregate(r: CellResiduals, group: Uint32Array, nGroups: number): FitStats[] {
+/**
+ * Mean squares of the cells whose group (item or LLM index) is g, for every
+ * g < nGroups. The model SDs are eRm's (itemfit.ppar): q²_out = Σ(C/W²)/n² −
+ * 1/n with C the fourth central moment, which is Σ(Var/W²)/n² since Var = C −
+ * W²; q²_in = Σ(C − W²)/(ΣW)².
+ */
+export function aggregate(r: CellResiduals, group: Uint32Array, nGroups: number): FitStats[] {
   const n = new Float64Array(nGroups);
   const sumRatio = new Float64Array(nGroups);
   const sumVarW2 = new Float64Array(nGroups);

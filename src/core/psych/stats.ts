@@ -68,11 +68,24 @@ export function normalSf(z: number): number {
 }
 
 /**
+ * The largest model SD of a mean square that the Wilson–Hilferty z is given
+ * for. The transform reads the mean square as χ²_ν/ν with ν = 2/q² degrees of
+ * freedom; at q > 1 (ν < 2) that χ² is J-shaped, its mode at 0, and no power
+ * of it is near normal: z stops being a test. In that regime the constant q/3
+ * dominates and a mean square far below 1 gets a large positive z (the demo's
+ * 18-cell items with near-certain predictions: outfit 0.082, q ≈ 16, z +5.5).
+ * Such cells are few draws each with a tiny variance, so the mean square itself
+ * is dominated by one or two of them.
+ */
+export const WH_MAX_Q = 1;
+
+/**
  * Wilson–Hilferty standardisation of a mean square with model standard
- * deviation q: z = (MS^{1/3} − 1)(3/q) + q/3 (Wright & Masters, 1982).
+ * deviation q: z = (MS^{1/3} − 1)(3/q) + q/3 (Wright & Masters, 1982; eRm's
+ * itemfit.ppar, mirt's itemfit). NaN when q is not in (0, WH_MAX_Q].
  */
 export function wilsonHilferty(ms: number, q: number): number {
-  if (!(q > 0) || !Number.isFinite(ms)) return NaN;
+  if (!(q > 0) || q > WH_MAX_Q || !Number.isFinite(ms)) return NaN;
   return (Math.cbrt(ms) - 1) * (3 / q) + q / 3;
 }
 

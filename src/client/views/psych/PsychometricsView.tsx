@@ -5,6 +5,7 @@ import type { FitJson } from '../../../core/fit/types';
 import { CLASSICAL_COLUMNS, DD_COLUMNS } from '../../../core/psych/classical';
 import { FIT_THRESHOLDS, ITEM_FIT_COLUMNS, PERSON_FIT_COLUMNS } from '../../../core/psych/itemfit';
 import { RELIABILITY_COLUMNS } from '../../../core/psych/reliability';
+import { WH_MAX_Q } from '../../../core/psych/stats';
 import type { PsychTables } from '../../../boundary/psychProtocol';
 import { getBridge } from '../../bridge';
 import { afterNextFrame } from '../../useGradual';
@@ -98,7 +99,9 @@ function ItemFitSection({ mf }: { mf: PsychTables['modelFit'] }) {
       <p className="muted">
         Infit and outfit mean squares of the{' '}
         {mf.kind === 'option' ? 'multinomial (option-level)' : 'binary'} residuals, each cell one
-        draw from its observed distribution; z by Wilson–Hilferty. Flag: a mean square above{' '}
+        draw from its observed distribution; z by Wilson–Hilferty, shown as — where the mean
+        square&apos;s model SD exceeds {WH_MAX_Q} (fewer than 2 degrees of freedom: a few
+        near-certain cells decide it, and no normal z applies). Flag: a mean square above{' '}
         {FIT_THRESHOLDS.underfit} (underfit) or both below {FIT_THRESHOLDS.overfit} (overfit).{' '}
         <strong>{under}</strong> of {mf.items.length} items underfit.
       </p>

@@ -4,7 +4,7 @@ import { classicalAnalysis } from '../../../core/psych/classical';
 import { isDataMismatch } from '../../../boundary/psychProtocol';
 import { checkFitOf, ddColumns, difTable } from '../../../worker/psych';
 import type { FitJson } from '../../../core/fit/types';
-import { ddRows } from './columns';
+import { columnsOf, ddRows } from './columns';
 
 // 2 LLMs × 2 items (K = 3, key A); L1 picks A on both, L2 picks B then C.
 const one = (k: number) => [0, 1, 2].map((q) => (q === k ? 0.9 : 0.05));
@@ -70,5 +70,23 @@ describe('the Psychometrics tables across the worker boundary', () => {
       ds,
     );
     expect(rows.map((r) => r.item)).toEqual(['i1', 'i2']);
+  });
+});
+
+describe('columnsOf', () => {
+  it('shows whole-number columns (counts) as integers and the rest with decimals', () => {
+    const rows = [
+      { item: 'a', n: 18, nRef: 5, share: 0.5 },
+      { item: 'b', n: 1204, nRef: NaN, share: 1 },
+    ];
+    const cols = columnsOf(rows, ['item', 'n', 'nRef', 'share']);
+    const byKey = Object.fromEntries(cols.map((c) => [c.key, c]));
+    expect(byKey.n.render?.(rows[0])).toBe('18');
+    expect(byKey.n.render?.(rows[1])).toBe('1,204');
+    expect(byKey.nRef.render?.(rows[0])).toBe('5');
+    expect(byKey.nRef.render?.(rows[1])).toBe('—');
+    // Not all whole: the table's default (3 decimals), so no render of its own.
+    expect(byKey.share.render).toBeUndefined();
+    expect(byKey.item.render).toBeUndefined();
   });
 });

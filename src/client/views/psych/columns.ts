@@ -3,7 +3,26 @@ import type { DdRow } from '../../../core/psych/classical';
 import type { DdColumns } from '../../../boundary/psychProtocol';
 import type { Column } from '../../components/DataTable';
 
-/** DataTable columns for plain rows: one per key, numeric when the first row's value is a number. */
+/** True when every finite number of `key` over the rows is a whole number (a count). */
+function wholeColumn(rows: readonly object[], key: string): boolean {
+  let any = false;
+  for (const r of rows) {
+    const v = (r as Record<string, unknown>)[key];
+    if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+    if (!Number.isInteger(v)) return false;
+    any = true;
+  }
+  return any;
+}
+
+/** A count as an integer ("18", "1,204"); not finite: "—". */
+export const fmtCount = (v: number) => (Number.isFinite(v) ? v.toLocaleString('en-US') : '—');
+
+/**
+ * DataTable columns for plain rows: one per key, numeric when the first row's
+ * value is a number. A numeric column whose values are all whole numbers (cell
+ * counts, group numbers, sample sizes) is shown as integers, not "18.000".
+ */
 export function columnsOf<T extends object>(
   rows: readonly T[],
   keys: readonly (keyof T & string)[],
@@ -11,14 +30,17 @@ export function columnsOf<T extends object>(
   const first = rows[0] as Record<string, unknown> | undefined;
   return keys.map((key) => {
     const numeric = typeof first?.[key] === 'number';
+    const value = (r: T) => {
+      const v = (r as Record<string, unknown>)[key];
+      return typeof v === 'number' ? v : String(v ?? '');
+    };
+    const whole = numeric && wholeColumn(rows, key);
     return {
       key,
       label: key,
       numeric,
-      value: (r: T) => {
-        const v = (r as Record<string, unknown>)[key];
-        return typeof v === 'number' ? v : String(v ?? '');
-      },
+      value,
+      ...(whole ? { render: (r: T) => fmtCount(value(r) as number) } : {}),
     };
   });
 }
