@@ -8,7 +8,7 @@ import { num, parse, UsageError } from './args';
 import { readBank } from './bank';
 import { loadData, readFit, writeOut } from './io';
 
-export const FLAGS_USAGE = `llm-nrm flags fit.json|bank.json [DATA...] [--items items.csv] [--gap ${FLAG_DEFAULTS.miskeyGap}] [--saturation ${FLAG_DEFAULTS.saturation}] --out flags.csv`;
+export const FLAGS_USAGE = `llm-nrm flags fit.json|bank.json [DATA...] [--items items.csv] [--min-gain ${FLAG_DEFAULTS.minKeyGain}] [--saturation ${FLAG_DEFAULTS.saturation}] --out flags.csv`;
 
 /** A fit.json, or a bank.json read as a fit. */
 async function readFitOrBank(path: string): Promise<FitJson> {
@@ -26,7 +26,7 @@ export async function flagsCommand(argv: string[]): Promise<number> {
     argv,
     {
       items: { type: 'string' },
-      gap: { type: 'string' },
+      'min-gain': { type: 'string' },
       saturation: { type: 'string' },
       out: { type: 'string' },
     },
@@ -37,7 +37,7 @@ export async function flagsCommand(argv: string[]): Promise<number> {
   const fit = await readFitOrBank(positionals[0]);
   const ds = positionals.length > 1 ? await loadData(positionals.slice(1), v.items) : undefined;
   const flags = flagItems(fit, ds, {
-    miskeyGap: num(v.gap, 'gap', FLAG_DEFAULTS.miskeyGap),
+    minKeyGain: num(v['min-gain'], 'min-gain', FLAG_DEFAULTS.minKeyGain),
     saturation: num(v.saturation, 'saturation', FLAG_DEFAULTS.saturation),
   });
   await writeOut(v.out, toCsv(flags, FLAG_COLUMNS));

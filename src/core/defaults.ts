@@ -28,9 +28,9 @@ export const CAT_DEFAULTS = { maxItems: 41, selectK: 41 } as const;
 
 /** Thresholds of the item flags; `core/bank/flags.ts` says how each was chosen. */
 export const FLAG_DEFAULTS: Readonly<Required<FlagOptions>> = {
-  miskeyGap: 0.2,
-  keyFitTol: 0.2,
-  minSupport: 1,
+  minKeyGain: 3,
+  minSupport: 2,
+  minTopShare: 0.5,
   minKeySlope: 0,
   saturation: 0.95,
   minDuplicateLlms: 10,

@@ -5,6 +5,7 @@ import { distractorsByBenchmarkChart } from '../../charts/distractorsByBenchmark
 import { bandsData } from '../chartData';
 import { Chart } from '../components/Chart';
 import type { Derived } from '../../core/fit/derive';
+import { distractorRange } from '../../core/fit/info';
 import { ItemPicker } from './ItemPicker';
 import type { ViewProps } from './types';
 
@@ -20,6 +21,7 @@ export function DistractorsView(props: ViewProps & { derived: Derived }) {
     [derived.items],
   );
   const id = fit.items[item]?.id;
+  const range = distractorRange(fit);
   const renderBands = useCallback(
     () =>
       bandsChart(bandsData(fit, ds, item), { title: `Most likely option of item ${id} over θ` }),
@@ -36,7 +38,9 @@ export function DistractorsView(props: ViewProps & { derived: Derived }) {
     <div className="view-grid">
       <p className="lead">
         An informative distractor is a wrong option that is the single most likely response
-        somewhere in θ ∈ [−4, 4].
+        somewhere in the fitted LLMs&apos; θ range ({range[0].toFixed(2)}…{range[1].toFixed(2)}),
+        the count the items table, the report, <code>llm-nrm info</code> and the &ldquo;no
+        informative distractor&rdquo; flag all use.
       </p>
       <Chart
         render={renderBench}

@@ -4,20 +4,20 @@
  */
 export interface FlagOptions {
   /**
-   * Mis-keyed: a distractor's discrimination must exceed the key's by more
-   * than this, in units of the bank's own key-vs-distractor separation S =
-   * median a over keys − median a over distractors (so the rule does not
-   * depend on how much a fit's priors shrink the slopes). See `flagItems` for
-   * the whole rule and how it was tuned.
+   * Mis-keyed: the log-likelihood gain (nats) of the item's cells with the
+   * suspect option as key over the recorded key, under the key-curve refit of
+   * keycheck.ts (θ held at the fit, the bank's prior on the curve), must reach
+   * this (default 3: the cells are e³ ≈ 20 times likelier with the other key).
+   * See `flagItems` for the whole rule and how it was checked.
    */
-  miskeyGap?: number;
+  minKeyGain?: number;
   /**
-   * Mis-keyed, with data and a model with the fallback gate: moving the key to
-   * the suspect option, with the item's (a, c) refitted to the observed cells
-   * and every LLM parameter held, must not raise the item's cross-entropy by
-   * more than this (nats, summed over its cells).
+   * Mis-keyed: more than this share of the third of LLMs with the highest θ
+   * (of those that answered) must put more on the suspect option than on the
+   * key (default 0.5, a majority): on a hard item whose key the strongest LLMs
+   * choose, a majority of weaker LLMs on one distractor is not a mis-key.
    */
-  keyFitTol?: number;
+  minTopShare?: number;
   /** Mis-keyed: at least this many LLMs that answered the item put more on the suspect option than on the key. */
   minSupport?: number;
   /** Non-discriminating: mean of a_key − ā(θ) over the LLMs' θ at or below this (default 0). */

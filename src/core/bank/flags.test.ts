@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Dataset } from '../data/types';
 import { fitDataset } from '../fit/fit';
 import type { FitJson, ItemResult } from '../fit/types';
-import { createRng, permutation } from '../model/rng';
-import { simulateNominal } from '../model/simulate';
+import { distractorRange, informativeOptions, itemInfoRows } from '../fit/info';
 import { flagItems, type ItemFlag } from './flags';
 
 const item = (id: string, key: string, a: number[], c: number[]): ItemResult => ({
@@ -60,7 +59,8 @@ function handData(fit: FitJson): Dataset {
       j < 4 ? [0.1, 0.7, 0.1, 0.1] : j < 6 ? [0.2, 0.1, 0.6, 0.1] : [0.8, 0.1, 0.05, 0.05];
     set(j, 0, pattern);
     set(j, 4, pattern);
-    set(j, 1, [0.2, 0.2, 0.5, 0.1]);
+    // Weak LLMs on the key A, the seven strongest on C.
+    set(j, 1, j < 3 ? [0.9, 0.03, 0.04, 0.03] : [0.02, 0.01, 0.96, 0.01]);
     set(j, 2, [0.25, 0.25, 0.25, 0.25]);
     set(j, 3, [0.97, 0.01, 0.01, 0.01]);
   }
@@ -100,8 +100,17 @@ describe('item quality flags on hand-made items', () => {
     expect(kinds(flags, 'easy')).toEqual(['no-informative-distractor', 'saturated']);
     const mis = flags.find((f) => f.flag === 'possibly-mis-keyed')!;
     expect(mis.option).toBe('C');
-    expect(mis.reason).toMatch(/Option C .* key A/);
-    expect(mis.evidence).toMatch(/a_C = 1\.30 vs a_key = -0\.50/);
+    expect(mis.reason).toMatch(/with C as the key than with A: 7 of the 10 LLMs .* prefer C/);
+    // Real numbers: the likelihood gain, both refits, and the LLMs preferring C with their θ.
+    expect(mis.evidence).toMatch(
+      /^gain with C as key: \+\d+\.\d\d nats = log-likelihood \+\d+\.\d\d over 10 observed cells and [+−]\d+\.\d\d from a weak prior \(α 1\.00 ± 3\.00/,
+    );
+    expect(mis.evidence).toMatch(/A as key: α \d\.\d\d, β -?\d\.\d\d, log-lik -\d+\.\d\d/);
+    expect(mis.evidence).toMatch(
+      /7\/10 LLMs put more on C than on A \(4 of the 4 of highest θ\): m9 \(θ 1\.50\), m8 \(θ 1\.17\)/,
+    );
+    expect(mis.evidence).toMatch(/, and 1 more; mean θ 0\.50 vs -1\.17 for the others$/);
+    expect(mis.evidence).not.toMatch(/-0\.00|−0\.00/);
     expect(flags.find((f) => f.item === 'good')!.reason).toContain('twin');
     expect(flags.find((f) => f.flag === 'saturated')!.evidence).toMatch(
       /10 LLMs, smallest probability on A: 0\.97/,
@@ -118,12 +127,38 @@ describe('item quality flags on hand-made items', () => {
     // Without data, the model's own curves at the fitted θ are the evidence: a
     // crossing only beyond the highest θ (1.5) does not count.
     const beyond = handFit();
-    // a_C − a_A = 1.8; c_A − c_C = 3.6 puts the crossing at θ = 2, above every LLM.
-    beyond.items[1] = item('miskeyed', 'A', [-0.5, 0.2, 1.3, -1], [1.8, 0, -1.8, 0]);
+    // a_C − a_A = 3; c_A − c_C = 6 puts the crossing at θ = 2, above every LLM.
+    beyond.items[1] = item('miskeyed', 'A', [-1, 0.2, 2, -1], [3, 0, -3, 0]);
     expect(kinds(flagItems(beyond), 'miskeyed')).not.toContain('possibly-mis-keyed');
-    // Moved inside the range (crossing at θ = 0.5), it is flagged.
-    beyond.items[1] = item('miskeyed', 'A', [-0.5, 0.2, 1.3, -1], [0.45, 0, -0.45, 0]);
-    expect(kinds(flagItems(beyond), 'miskeyed')).toContain('possibly-mis-keyed');
+    // Moved inside the range (crossing at θ = −0.5), it is flagged, on the model's predictions.
+    beyond.items[1] = item('miskeyed', 'A', [-1, 0.2, 2, -1], [-0.75, 0, 0.75, 0]);
+    const inside = flagItems(beyond).find((f) => f.flag === 'possibly-mis-keyed');
+    expect(inside?.item).toBe('miskeyed');
+    expect(inside?.evidence).toMatch(/over 10 model-predicted cells/);
+  });
+
+  it('does not flag a hard item whose key the strongest LLMs choose, however many weaker LLMs agree on a distractor', () => {
+    const d2 = handData(fit);
+    for (let j = 0; j < 10; j++)
+      d2.obs.set(j < 7 ? [0.05, 0.05, 0.85, 0.05] : [0.85, 0.05, 0.05, 0.05], (j * 5 + 1) * 4);
+    expect(kinds(flagItems(fit, d2), 'miskeyed')).not.toContain('possibly-mis-keyed');
+  });
+
+  it("counts informative distractors over the fitted LLMs' θ range, as the items table does", () => {
+    // 'good' at a_B = 0.5, c_B = 1 against a_A = 1.5, c_A = 0: B leads below θ = 1,
+    // and C below θ = −1, inside the LLMs' range [−1.5, 1.5]: two informative distractors.
+    const flags = flagItems(fit, ds);
+    expect(kinds(flags, 'good')).not.toContain('no-informative-distractor');
+    const narrow = handFit();
+    // With every LLM above θ = 1, B never leads where there are LLMs: flagged.
+    narrow.llms.forEach((l, j) => (l.theta = 1.1 + j / 10));
+    const f2 = flagItems(narrow, ds).find(
+      (f) => f.item === 'good' && f.flag === 'no-informative-distractor',
+    );
+    expect(f2?.evidence).toMatch(/^informative distractors over θ 1\.10…2\.00: 0;/);
+    expect(informativeOptions(narrow.items[0], distractorRange(narrow))).toEqual([]);
+    expect(itemInfoRows(narrow)[0].informativeDistractors).toBe(0);
+    expect(itemInfoRows(fit)[0].informativeDistractors).toBe(2);
   });
 
   it('without data, judges saturation from the model and skips duplicates', () => {
@@ -143,48 +178,121 @@ describe('item quality flags on hand-made items', () => {
   });
 });
 
-describe('recovering swapped keys in simulated data', () => {
-  it('flags ≥ 80% of swapped keys as possibly mis-keyed and ≤ 5% of intact items', async () => {
-    // Seeds 41 and 42 were not used to tune the rule (tuning: the simulations of
-    // flagItems' comment, seeds 1001–1010 of simulateNominal).
-    let swappedHit = 0;
-    let swappedN = 0;
-    let intactHit = 0;
-    let intactN = 0;
-    for (const seed of [41, 42]) {
-      const { data } = simulateNominal({ J: 60, I: 300, seed, concentration: 100 });
-      const rng = createRng(seed * 7 + 1);
-      const swapped = new Set(Array.from(permutation(data.I, rng).slice(0, 15)));
-      for (const i of swapped) {
-        let d = rng.int(data.nOptions[i] - 1);
-        if (d >= data.key[i]) d++;
-        data.key[i] = d;
-      }
-      const fit = await fitDataset(data, { model: 'llmnrm' });
-      const flagged = new Set(
-        flagItems(fit, data)
-          .filter((f) => f.flag === 'possibly-mis-keyed')
-          .map((f) => f.item),
-      );
-      data.itemIds.forEach((id, i) => {
-        if (swapped.has(i)) {
-          swappedN++;
-          if (flagged.has(id)) swappedHit++;
-        } else {
-          intactN++;
-          if (flagged.has(id)) intactHit++;
-        }
-      });
+/**
+ * Real-like data by hand formulas (no model code): 18 LLMs with θ ~ N(0, 1)
+ * and sharpness s ∈ [2, 5]; 4-option items whose true key t has slope
+ * a_t ∈ [0.8, 1.6] and intercept c_t ~ N(4, 1.5²) (most items easy, as on the
+ * NAEP demo: median accuracy 0.94), wrong options a ~ N(−0.3, 0.3²),
+ * c ~ N(0, 1); one item in seven has a wrong option that also rises with θ
+ * (a ∈ [0.2, 0.6]) and sits 0.5–1.5 below the key. Each cell is
+ * softmax_k(s_j (a_k θ_j + c_k) + ε_jk), ε ~ N(0, 0.7²). Then 5% of the
+ * recorded keys are moved to a random other option.
+ */
+function realLike(seed: number, J: number, I: number) {
+  let st = seed >>> 0;
+  const u = () => {
+    st = (st + 0x6d2b79f5) >>> 0;
+    let t = st;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const normal = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u());
+  const K = 4;
+  const theta = Array.from({ length: J }, () => normal());
+  const sharp = Array.from({ length: J }, () => 2 + 3 * u());
+  const obs = new Float32Array(J * I * K);
+  const trueKey = new Uint8Array(I);
+  for (let i = 0; i < I; i++) {
+    const t = Math.floor(u() * K);
+    const a = Array.from({ length: K }, () => -0.3 + 0.3 * normal());
+    const c = Array.from({ length: K }, () => normal());
+    a[t] = 0.8 + 0.8 * u();
+    c[t] = 4 + 1.5 * normal();
+    if (u() < 0.15) {
+      const m = (t + 1 + Math.floor(u() * (K - 1))) % K;
+      a[m] = 0.2 + 0.4 * u();
+      c[m] = c[t] - 0.5 - u();
     }
-    console.log('mis-keyed recovery', {
-      swapped: `${swappedHit}/${swappedN}`,
-      intact: `${intactHit}/${intactN}`,
+    trueKey[i] = t;
+    for (let j = 0; j < J; j++) {
+      const z = a.map((ak, k) => sharp[j] * (ak * theta[j] + c[k]) + 0.7 * normal());
+      const mx = Math.max(...z);
+      const e = z.map((x) => Math.exp(x - mx));
+      const sum = e.reduce((x, y) => x + y, 0);
+      e.forEach((x, k) => (obs[(j * I + i) * K + k] = x / sum));
+    }
+  }
+  const key = Uint8Array.from(trueKey);
+  const order = Array.from({ length: I }, (_, i) => i);
+  for (let q = I - 1; q > 0; q--) {
+    const m = Math.floor(u() * (q + 1));
+    [order[q], order[m]] = [order[m], order[q]];
+  }
+  const swapped = new Set(order.slice(0, Math.round(0.05 * I)));
+  for (const i of swapped) key[i] = (trueKey[i] + 1 + Math.floor(u() * (K - 1))) % K;
+  const data: Dataset = {
+    J,
+    I,
+    Kmax: K,
+    llmIds: Array.from({ length: J }, (_, j) => `m${j}`),
+    itemIds: Array.from({ length: I }, (_, i) => `q${i}`),
+    benchmarks: new Array<string>(I).fill('sim'),
+    nOptions: new Uint8Array(I).fill(K),
+    key,
+    obs,
+    observed: new Uint8Array(J * I).fill(1),
+    leakage: new Float32Array(J * I),
+    sources: [],
+    warnings: [],
+  } as unknown as Dataset;
+  return { data, trueKey, swapped };
+}
+
+describe('swapped keys in real-like data (hand-formula simulation)', () => {
+  it('flags ≥ 90% of swapped keys, naming the true key, and ≤ 5% of intact items with ≥ 80% accuracy', async () => {
+    // Seed 31 was not used to set the rule (those: 11–14, and the NAEP demo with swapped keys).
+    const { data, trueKey, swapped } = realLike(31, 18, 345);
+    const fit = await fitDataset(data, { model: 'llmnrm' });
+    const mis = new Map(
+      flagItems(fit, data)
+        .filter((f) => f.flag === 'possibly-mis-keyed')
+        .map((f) => [f.item, f.option]),
+    );
+    let hit = 0;
+    let named = 0;
+    let hiN = 0;
+    let hiFlagged = 0;
+    let intactFlagged = 0;
+    for (let i = 0; i < data.I; i++) {
+      const id = data.itemIds[i];
+      if (swapped.has(i)) {
+        if (mis.has(id)) hit++;
+        if (mis.get(id) === 'ABCD'[trueKey[i]]) named++;
+        continue;
+      }
+      if (mis.has(id)) intactFlagged++;
+      // Accuracy: the share of LLMs whose top option is the recorded key.
+      let right = 0;
+      for (let j = 0; j < data.J; j++) {
+        const off = (j * data.I + i) * 4;
+        const p = data.obs.subarray(off, off + 4);
+        if (p.every((v) => v <= p[data.key[i]])) right++;
+      }
+      if (right / data.J >= 0.8) {
+        hiN++;
+        if (mis.has(id)) hiFlagged++;
+      }
+    }
+    console.log('real-like swapped keys', {
+      recall: `${hit}/${swapped.size}`,
+      trueKeyNamed: named,
+      intactFlagged: `${intactFlagged}/${data.I - swapped.size}`,
+      highAccuracyFlagged: `${hiFlagged}/${hiN}`,
     });
-    // The issue's goal is recall ≥ 0.90 at ≤ 5% false flags. The rule that
-    // reads only evidence inside the data reaches a mean recall of 0.90 (0.80
-    // on its worst of ten tuning seeds) at ≤ 4.6% false flags; this test holds
-    // the floor it meets on every seed measured, not the goal.
-    expect(swappedHit / swappedN).toBeGreaterThanOrEqual(0.8);
-    expect(intactHit / intactN).toBeLessThanOrEqual(0.05);
-  });
+    expect(hit / swapped.size).toBeGreaterThanOrEqual(0.9);
+    expect(named / swapped.size).toBeGreaterThanOrEqual(0.9);
+    expect(hiN).toBeGreaterThan(200);
+    expect(hiFlagged / hiN).toBeLessThanOrEqual(0.05);
+  }, 300_000);
 });

@@ -5,14 +5,14 @@
  */
 import { argmaxAt, saturatedOption } from '../model/cells';
 import { OPTION_LABELS, type Dataset } from '../data/types';
-import { nominalItemOf } from '../fit/info';
+import { distractorRange, informativeOptions, nominalItemOf } from '../fit/info';
 import type { FitJson, ItemResult } from '../fit/types';
-import { informativeDistractors, probsAt } from '../model/itemfns';
-import { isBinary, nominalTerms, type NominalModel } from '../model/types';
+import { probsAt } from '../model/itemfns';
+import { isBinary } from '../model/types';
 import { FLAG_DEFAULTS } from '../defaults';
 import type { FlagOptions } from './flagOptions';
 import { bankFromFit } from './bank';
-import { itemProblem, keySwapGain, type ItemProblem } from './keycheck';
+import { bankKeyPrior, checkKey, type KeyCells, type KeyPrior } from './keycheck';
 import { responseModel, responseProbs } from './model';
 
 export type FlagKind =
@@ -46,102 +46,90 @@ export const FLAG_COLUMNS: (keyof ItemFlag)[] = [
 
 export type { FlagOptions };
 
-const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : String(x));
+/** Two decimals, never "-0.00". */
+const f2 = (x: number) =>
+  Number.isFinite(x) ? (x.toFixed(2) === '-0.00' ? '0.00' : x.toFixed(2)) : String(x);
 const label = (k: number) => OPTION_LABELS[k] ?? '?';
 
-/**
- * The bank's key-vs-distractor separation in a: median over keys minus median
- * over distractors, the unit of `miskeyGap`. 1 when the bank has no positive
- * separation to measure (e.g. a handful of items, or every key mis-set).
- */
-export function slopeSeparation(items: ItemResult[]): number {
-  const keys: number[] = [];
-  const wrong: number[] = [];
-  for (const it of items) {
-    if (!it.a) continue;
-    const g = nominalItemOf(it).key;
-    it.a.forEach((v, k) => (k === g ? keys : wrong).push(v));
-  }
-  const median = (x: number[]) => {
-    const s = [...x].sort((p, q) => p - q);
-    const m = s.length >> 1;
-    return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-  };
-  if (keys.length === 0 || wrong.length === 0) return 1;
-  const S = median(keys) - median(wrong);
-  return S > 0 ? S : 1;
-}
-
-/** What a mis-key check may read beyond the fitted parameters. */
+/** One item's cells for the key check: the LLMs that answered, their θ and distributions. */
 interface ItemEvidence {
-  /** LLMs that answered the item: their fitted θ and, with data, their observed distribution. */
-  thetas: number[];
-  observed: Float64Array[] | null;
-  /** With data and a fallback model: the refit problem of the key check. */
-  problem: ItemProblem | null;
-  /** The bank's key-vs-distractor separation in a (`slopeSeparation`). */
-  scale: number;
+  llms: string[];
+  cells: KeyCells;
+  /** True when the cells are the data; false when the model's predictions at the LLMs' θ. */
+  observed: boolean;
 }
 
-function nominalFlagsOf(it: ItemResult, ev: ItemEvidence, o: Required<FlagOptions>): ItemFlag[] {
+const signed = (x: number) => `${x >= 0 ? '+' : '−'}${f2(Math.abs(x))}`;
+
+/** At most this many LLMs are named in a mis-key flag's evidence (the highest θ first). */
+const NAMED_LLMS = 6;
+
+function miskeyFlag(
+  it: ItemResult,
+  ev: ItemEvidence,
+  prior: KeyPrior,
+  o: Required<FlagOptions>,
+): ItemFlag | null {
+  const g = nominalItemOf(it).key;
+  const { cells } = ev;
+  const check = checkKey(cells, g, prior);
+  const d = check.best;
+  if (d < 0 || !(check.gain >= o.minKeyGain)) return null;
+  const n = cells.p.length;
+  const pref: { id: string; theta: number }[] = [];
+  const rest: number[] = [];
+  for (let q = 0; q < n; q++)
+    if (cells.p[q][d] > cells.p[q][g]) pref.push({ id: ev.llms[q], theta: cells.theta[q] });
+    else rest.push(cells.theta[q]);
+  if (pref.length < o.minSupport) return null;
+  // The stronger LLMs must side with d: more than minTopShare of the third of highest θ.
+  const order = Array.from({ length: n }, (_, q) => q).sort(
+    (x, y) => cells.theta[y] - cells.theta[x] || x - y,
+  );
+  const top = order.slice(0, Math.ceil(n / 3));
+  const topFor = top.filter((q) => cells.p[q][d] > cells.p[q][g]).length;
+  if (!(topFor > o.minTopShare * top.length)) return null;
+  pref.sort((x, y) => y.theta - x.theta || (x.id < y.id ? -1 : 1));
+  const mean = (x: number[]) => (x.length ? x.reduce((s, v) => s + v, 0) / x.length : NaN);
+  const named = pref
+    .slice(0, NAMED_LLMS)
+    .map((l) => `${l.id} (θ ${f2(l.theta)})`)
+    .join(', ');
+  const more = pref.length > NAMED_LLMS ? `, and ${pref.length - NAMED_LLMS} more` : '';
+  const D = label(d);
+  const fg = check.fits[g];
+  const fd = check.fits[d];
+  return {
+    item: it.id,
+    benchmark: it.benchmark,
+    key: it.key,
+    flag: 'possibly-mis-keyed',
+    option: D,
+    reason: `The ${ev.observed ? '' : 'model-predicted '}answers fit far better with ${D} as the key than with ${it.key}: ${pref.length} of the ${n} LLMs that answered prefer ${D}, ${topFor} of the ${top.length} strongest among them. ${D} may be the right answer.`,
+    evidence:
+      `gain with ${D} as key: ${signed(check.gain)} nats = log-likelihood ${signed(fd.logLik - fg.logLik)} over ${n} ${ev.observed ? 'observed' : 'model-predicted'} cells and ` +
+      `${signed(check.gain - (fd.logLik - fg.logLik))} from ${prior.items ? `the bank's prior (${prior.items} items: ` : 'a weak prior ('}α ${f2(prior.alphaMean)} ± ${f2(prior.alphaSd)}, β ${f2(prior.betaMean)} ± ${f2(prior.betaSd)}) ` +
+      `(key curve σ(αθ + β) refitted at the LLMs' θ; ${it.key} as key: α ${f2(fg.alpha)}, β ${f2(fg.beta)}, log-lik ${f2(fg.logLik)}; ${D} as key: α ${f2(fd.alpha)}, β ${f2(fd.beta)}, log-lik ${f2(fd.logLik)}); ` +
+      `${pref.length}/${n} LLMs put more on ${D} than on ${it.key} (${topFor} of the ${top.length} of highest θ): ${named}${more}; mean θ ${f2(mean(pref.map((l) => l.theta)))}${rest.length ? ` vs ${f2(mean(rest))} for the others` : ''}`,
+  };
+}
+
+function nominalFlagsOf(
+  it: ItemResult,
+  thetas: number[],
+  range: [number, number],
+  o: Required<FlagOptions>,
+): ItemFlag[] {
   const out: ItemFlag[] = [];
   const base = { item: it.id, benchmark: it.benchmark, key: it.key };
   const ni = nominalItemOf(it);
   const g = ni.key;
   const a = it.a!;
   const c = it.c!;
-  const { thetas } = ev;
-  const lo = Math.min(...thetas);
-  const hi = Math.max(...thetas);
-  const range = `θ ${f2(lo)}…${f2(hi)}`;
-  // Mis-keyed, from evidence inside the data only (no curve is extrapolated):
-  // a distractor d rises with ability faster than the key (a_d − a_key >
-  // miskeyGap·S), some of the LLMs that answered prefer d to the key, and,
-  // where the key enters the model (the fallback gate's b̃), the observed cells
-  // fit at least as well with d as the key.
-  const p = new Float64Array(it.nOptions);
-  const support = (d: number): number => {
-    let n = 0;
-    for (let q = 0; q < thetas.length; q++) {
-      const obs = ev.observed?.[q];
-      if (obs) n += obs[d] > obs[g] ? 1 : 0;
-      else {
-        probsAt(ni, thetas[q], p);
-        n += p[d] > p[g] ? 1 : 0;
-      }
-    }
-    return n;
-  };
-  let best: { d: number; gap: number; n: number; dce: number | null } | null = null;
-  for (let d = 0; d < it.nOptions; d++) {
-    if (d === g) continue;
-    const gap = (a[d] - a[g]) / ev.scale;
-    if (!(gap > o.miskeyGap) || (best && gap <= best.gap)) continue;
-    const n = support(d);
-    if (n < o.minSupport) continue;
-    let dce: number | null = null;
-    if (ev.problem) {
-      dce = keySwapGain(ev.problem, g, d);
-      if (dce < -o.keyFitTol) continue;
-    }
-    best = { d, gap, n, dce };
-  }
-  if (best) {
-    const { d, n, dce } = best;
-    out.push({
-      ...base,
-      flag: 'possibly-mis-keyed',
-      option: label(d),
-      reason: `Option ${label(d)} rises with ability faster than the key ${it.key}, and ${n} of the ${thetas.length} LLMs that answered prefer it to the key: ${label(d)} may be the right answer.`,
-      evidence:
-        `a_${label(d)} = ${f2(a[d])} vs a_key = ${f2(a[g])} (bank separation ${f2(ev.scale)}); ` +
-        `${n}/${thetas.length} LLMs with p_${label(d)} > p_key, ${ev.observed ? 'observed' : 'model-predicted'} (${range})` +
-        (dce === null
-          ? ''
-          : `; cross-entropy with ${label(d)} as key: ${dce >= 0 ? '−' : '+'}${f2(Math.abs(dce))}`),
-    });
-  }
+  const [lo, hi] = range;
+  const range$ = `θ ${f2(lo)}…${f2(hi)}`;
   // Non-discriminating: on average over the θ of the LLMs that answered, the key's curve does not rise.
+  const p = new Float64Array(it.nOptions);
   let slope = 0;
   for (const t of thetas) {
     probsAt(ni, t, p);
@@ -155,16 +143,16 @@ function nominalFlagsOf(it: ItemResult, ev: ItemEvidence, o: Required<FlagOption
       flag: 'non-discriminating',
       option: '',
       reason: `The key ${it.key} is not chosen more often by stronger LLMs: the item does not separate LLMs by ability.`,
-      evidence: `mean a_key − ā(θ) over the LLMs' θ (${f2(lo)}…${f2(hi)}): ${f2(slope)}`,
+      evidence: `mean a_key − ā(θ) over the LLMs' θ: ${f2(slope)}`,
     });
-  // Judged over the LLMs' θ range, not a fixed −4…4.
-  if (informativeDistractors(ni, lo, hi).length === 0)
+  // The one definition of an informative distractor (fit/info.ts), as the table and charts count it.
+  if (informativeOptions(it, range).length === 0)
     out.push({
       ...base,
       flag: 'no-informative-distractor',
       option: '',
-      reason: `No wrong option is the most likely answer anywhere in the LLMs' range (${range}): which wrong answer an LLM picks says little about its ability.`,
-      evidence: `a = [${a.map(f2).join(', ')}], c = [${c.map(f2).join(', ')}]`,
+      reason: `No wrong option is the most likely answer anywhere in the fitted LLMs' range (${range$}): which wrong answer an LLM picks says little about its ability.`,
+      evidence: `informative distractors over ${range$}: 0; a = [${a.map(f2).join(', ')}], c = [${c.map(f2).join(', ')}]`,
     });
   return out;
 }
@@ -275,37 +263,91 @@ function duplicateFlags(
  * LLMs that answered the item, at their fitted θ; no curve is extrapolated
  * beyond the highest or lowest θ.
  *
- * Mis-keyed: a distractor d with a_d − a_key > miskeyGap · S (S the bank's
- * key-vs-distractor separation in a), at least minSupport of the LLMs that
- * answered putting more on d than on the key (observed; model-predicted at
- * their θ without data), and, with data and a fallback model, the item's
- * cells fitting at least as well with d as the key (`keySwapGain` ≥
- * −keyFitTol). So an item every LLM answers correctly is never flagged.
- * Tuned on simulateNominal seeds 1001–1010, 5% of keys swapped to a random
- * distractor, concentration 100, default llmnrm fit at commit 1e97142:
- * 60 LLMs × 300 items, recall 0.80–1.00 (mean 0.90), false flags 2.5–4.6%;
- * 18 LLMs × 345 items, recall 0.82–1.00 (mean 0.90), false flags 4.0–11.0%
- * (slopes from 18 LLMs are noisy). The slopes alone cannot do better: in that
- * simulation ~6% of intact items have a distractor out-discriminating the key.
+ * Mis-keyed (issue 31): the item's cells are refitted under a key curve
+ * (keycheck.ts: P(key | θ) = σ(αθ + β), α ≥ 0, the wrong options sharing the
+ * rest; θ held at the fit; (α, β) under the bank's prior, the median and robust
+ * spread over every item with its recorded key) once with each option as the
+ * key. An option d is flagged when (1) its gain over the recorded key (log
+ * posterior, nats: the cells' log-likelihood plus the prior's part, both shown)
+ * is at least minKeyGain, (2) at least minSupport LLMs that answered put more
+ * on d than on the key, and (3) so do more than minTopShare of the third of
+ * them with the highest θ. The evidence names the gain and its two parts, both
+ * refits and the LLMs that prefer d with their θ. The fitted LLM-NRM itself
+ * cannot say this: the key enters it only through the fallback gate, shut on
+ * the NAEP data, so its cross-entropy with another key differs by 0.
+ *
+ * Measured with the default llmnrm fit of each set (scratch scripts,
+ * 2026-12-03; "high" = intact items with ≥ 80% of LLMs' top answer on the key):
+ * NAEP demo (economics + reading pooled, 18 × 345) 2 items flagged, 0 of 285
+ * high; economics alone 3 of 93 (0 of 65 high); reading alone 0 of 252 (0 of
+ * 220); the 4-order set 18 of 1,380 (0 of 1,129 high). The demo with 5% of its
+ * keys swapped (3 seeds): recall 50 of 51, the true key named for 49, 2 of 328
+ * intact items flagged per seed, 0 high. Real-like hand-formula simulations
+ * (flags.test.ts's generator, 5% swapped; 18 × 345 seeds 11–13, 60 × 300 seed
+ * 14): recall 66 of 66, intact 0–4 flagged per set, 0 high; flags.test.ts
+ * checks seed 31 (17 of 17, 0 of 293 high). The rule before (a slope gap, ≥ 1
+ * LLM, the gate's refit) flagged 8 of the demo's items (3 of 285 high) and
+ * 56 of 1,380 (15 of 1,129 high), with recall 43 of 51 on the swapped demo.
+ * Without data the cells are the model's predictions at the calibration LLMs' θ.
  *
  * Parameter-based flags (mis-keyed, non-discriminating, no informative
  * distractor) need a nominal model; saturation and duplicate
  * patterns read the data (items matched by id) when given; without it,
  * saturation is judged from the model's predictions for the calibration LLMs.
- * Binary models are flagged as
- * non-discriminating when their slope is ≤ 0.
+ * "No informative distractor" uses the one definition of `fit/info.ts`
+ * (`informativeOptions` over the fitted LLMs' θ range), as the items table,
+ * the Distractors tab, the report and `llm-nrm info` count them.
+ * Binary models are flagged as non-discriminating when their slope is ≤ 0.
  */
 export function flagItems(fit: FitJson, ds?: Dataset, opts: FlagOptions = {}): ItemFlag[] {
   const o: Required<FlagOptions> = { ...FLAG_DEFAULTS, ...opts };
-  const thetas = fit.llms.map((l) => l.theta);
   const dataIndex = new Map(ds?.itemIds.map((id, i) => [id, i]) ?? []);
   const llmIndex = new Map(ds?.llmIds.map((id, j) => [id, j]) ?? []);
-  const scale = isBinary(fit.model) ? 1 : slopeSeparation(fit.items);
-  const fallback = !isBinary(fit.model) && nominalTerms(fit.model as NominalModel).fallback;
+  const range = distractorRange(fit);
+  const binary = isBinary(fit.model);
+  // Each nominal item's cells: observed with data, else model-predicted at the calibration LLMs' θ.
+  const evidence = new Map<string, ItemEvidence>();
+  if (!binary)
+    for (const it of fit.items) {
+      const i = dataIndex.get(it.id);
+      const llms: string[] = [];
+      const theta: number[] = [];
+      const p: Float64Array[] = [];
+      let observed = false;
+      if (ds && i !== undefined) {
+        observed = true;
+        for (const l of fit.llms) {
+          const j = llmIndex.get(l.id);
+          if (j === undefined || !ds.observed[j * ds.I + i]) continue;
+          const off = (j * ds.I + i) * ds.Kmax;
+          llms.push(l.id);
+          theta.push(l.theta);
+          p.push(Float64Array.from(ds.obs.subarray(off, off + it.nOptions)));
+        }
+      }
+      if (llms.length === 0) {
+        observed = false;
+        const ni = nominalItemOf(it);
+        for (const l of fit.llms) {
+          const q = new Float64Array(it.nOptions);
+          probsAt(ni, l.theta, q);
+          llms.push(l.id);
+          theta.push(l.theta);
+          p.push(q);
+        }
+      }
+      evidence.set(it.id, { llms, cells: { K: it.nOptions, theta, p }, observed });
+    }
+  const prior = bankKeyPrior(
+    fit.items.flatMap((it) => {
+      const ev = evidence.get(it.id);
+      return ev && ev.llms.length ? [{ cells: ev.cells, key: nominalItemOf(it).key }] : [];
+    }),
+  );
   const out: ItemFlag[] = [];
   for (const it of fit.items) {
     const i = dataIndex.get(it.id);
-    if (isBinary(fit.model)) {
+    if (binary) {
       if ((it.slope ?? 1) <= 0)
         out.push({
           item: it.id,
@@ -318,32 +360,13 @@ export function flagItems(fit: FitJson, ds?: Dataset, opts: FlagOptions = {}): I
           evidence: `slope = ${f2(it.slope ?? NaN)}`,
         });
     } else {
-      // The LLMs that answered the item (all calibration LLMs without data).
-      let ev: ItemEvidence = {
-        thetas: thetas.length ? thetas : [0],
-        observed: null,
-        problem: null,
-        scale,
-      };
-      if (ds && i !== undefined) {
-        const th: number[] = [];
-        const obs: Float64Array[] = [];
-        for (const l of fit.llms) {
-          const j = llmIndex.get(l.id);
-          if (j === undefined || !ds.observed[j * ds.I + i]) continue;
-          const off = (j * ds.I + i) * ds.Kmax;
-          th.push(l.theta);
-          obs.push(Float64Array.from(ds.obs.subarray(off, off + it.nOptions)));
-        }
-        if (th.length)
-          ev = {
-            thetas: th,
-            observed: obs,
-            problem: fallback ? itemProblem(fit, ds, i, it) : null,
-            scale,
-          };
+      const ev = evidence.get(it.id)!;
+      if (ev.llms.length) {
+        const mis = miskeyFlag(it, ev, prior, o);
+        if (mis) out.push(mis);
       }
-      out.push(...nominalFlagsOf(it, ev, o));
+      const thetas = ev.cells.theta.length ? Array.from(ev.cells.theta) : [0];
+      out.push(...nominalFlagsOf(it, thetas, range, o));
     }
     if (ds && i !== undefined) {
       const sat = saturationFlag(it, ds, i, o.saturation);

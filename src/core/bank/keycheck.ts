@@ -1,223 +1,204 @@
 /**
- * A likelihood check of an item's key against the observed responses: refit
- * the item's option parameters (a, c) with every LLM parameter held at the
- * fit, once with the key as given and once with the key moved to a candidate
- * option, and compare the cross-entropy of the item's observed cells.
+ * A likelihood check of an item's key against its cells (issue 31).
  *
- * In the LLM-NRM the key enters the response distribution only through the
- * difficulty index b̃ (eq. 10) of the fallback gate (eq. 7): the key decides
- * for which LLMs fallback takes over. So this is evidence from the observed
- * cells only, at the LLMs' fitted θ, never an extrapolation. Models without the
- * fallback give a difference of exactly 0 (the key does not enter them).
+ * The fitted LLM-NRM cannot tell keys apart: the key enters it only through the
+ * fallback gate, and where the gate is shut (as on the NAEP demo) swapping the
+ * key changes no probability at all. So the check refits the item under a small
+ * model in which the key matters, with every LLM's θ held at the fit:
+ *
+ *   P(key | θ_j)        = σ(α θ_j + β),   α ≥ 0 (the key is chosen more by stronger LLMs),
+ *   P(wrong option m)   = (1 − σ(α θ_j + β)) π_m   (fixed shares over the wrong options),
+ *
+ * with α and β given the bank's prior (the median and spread of every item's
+ * (α, β) with its recorded key: most keys are right, so an item must look like
+ * the bank's items to fit well). The log-likelihood of the cells (soft:
+ * Σ_j Σ_k p_jk log P_k) plus the log prior is maximised once with each option
+ * as the key; the gain of option d is that maximum with d as key minus the
+ * maximum with the recorded key, in nats. It is evidence from the observed
+ * cells at the LLMs' fitted θ only: nothing is extrapolated.
  */
-import type { Dataset } from '../data/types';
-import { nominalCE } from '../engines/fusedNominal';
-import type { FitJson, ItemResult } from '../fit/types';
-import type { Cells } from '../model/cells';
-import { argmaxAt } from '../model/cells';
-import { isBinary, nominalFlags, nominalLayout, type NominalModel } from '../model/types';
-import { gateOf, type GateForm } from '../model/gate';
 
-/** One item's observed cells and the fitted LLM parameters, ready to refit (a, c). */
-export interface ItemProblem {
+/** One item's cells: the θ of each LLM that answered and its distribution over the K options. */
+export interface KeyCells {
   K: number;
-  /** Natural parameters of a J × 1 problem (LLM terms from the fit). */
-  nat: Float64Array;
-  layout: ReturnType<typeof nominalLayout>;
-  model: NominalModel;
-  /** The fit's gate form (model/gate.ts). */
-  gate: GateForm;
-  cells: Cells;
+  theta: ArrayLike<number>;
+  /** p[q][k]: LLM q's probability of option k (sums to 1 over k). */
+  p: ArrayLike<number>[];
 }
 
-/** Build the one-item problem of data item `i` (fit item `it`); null when no LLM of the fit answered it. */
-export function itemProblem(
-  fit: FitJson,
-  ds: Dataset,
-  i: number,
-  it: ItemResult,
-): ItemProblem | null {
-  if (isBinary(fit.model) || !it.a || !it.c) return null;
-  const model = fit.model as NominalModel;
-  const gate = gateOf(fit);
-  const flags = nominalFlags(model, gate);
-  const K = it.nOptions;
-  const Kmax = Math.max(fit.Kmax ?? ds.Kmax, K);
-  const llmIndex = new Map(ds.llmIds.map((id, j) => [id, j]));
-  const rows: { l: FitJson['llms'][number]; j: number }[] = [];
-  for (const l of fit.llms) {
-    const j = llmIndex.get(l.id);
-    if (j !== undefined && ds.observed[j * ds.I + i]) rows.push({ l, j });
-  }
-  if (rows.length === 0) return null;
-  const J = rows.length;
-  const L = nominalLayout(J, 1, Kmax);
-  const nat = new Float64Array(L.size);
-  const target = new Float32Array(J * Kmax);
-  rows.forEach(({ l, j }, q) => {
-    nat[L.theta + q] = l.theta;
-    nat[L.s + q] = l.s;
-    for (let k = 0; k < Kmax; k++) {
-      nat[L.delta + q * Kmax + k] = l.delta[k] ?? 0;
-      nat[L.rho + q * Kmax + k] = l.rho[k] ?? 0;
-    }
-    const off = (j * ds.I + i) * ds.Kmax;
-    if (flags.hardTargets) target[q * Kmax + argmaxAt(ds.obs, off, K)] = 1;
-    else for (let k = 0; k < K; k++) target[q * Kmax + k] = ds.obs[off + k];
-  });
-  for (let k = 0; k < K; k++) {
-    nat[L.a + k] = it.a[k];
-    nat[L.c + k] = it.c[k];
-  }
-  nat[L.w0] = fit.global.w0;
-  nat[L.kappa] = fit.global.kappa;
-  const cells: Cells = {
-    J,
-    I: 1,
-    Kmax,
-    n: J,
-    cellJ: Uint32Array.from(rows.map((_, q) => q)),
-    cellI: new Uint32Array(J),
-    target,
-    correct: new Float32Array(J),
-    nOptions: Uint8Array.of(K),
-    key: Uint8Array.of(0),
-  };
-  return { K, nat, layout: L, model, gate, cells };
+/** A normal prior on the key curve's slope α and intercept β. */
+export interface KeyPrior {
+  alphaMean: number;
+  alphaSd: number;
+  betaMean: number;
+  betaSd: number;
+  /** How many items it was estimated from; 0 for the weak prior. */
+  items: number;
 }
 
-/** A refit: the cross-entropy reached and the (a, c) that reach it (a then c, K each). */
-export interface Refit {
-  ce: number;
-  x: Float64Array;
+/** The weak prior of the first pass, from which the bank's prior is estimated. */
+export const WEAK_KEY_PRIOR: KeyPrior = {
+  alphaMean: 1,
+  alphaSd: 3,
+  betaMean: 0,
+  betaSd: 5,
+  items: 0,
+};
+
+/** The key curve fitted with option k as key, and its log posterior (nats, up to a constant). */
+export interface KeyFit {
+  key: number;
+  alpha: number;
+  beta: number;
+  /** Log-likelihood of the cells (nats). */
+  logLik: number;
+  /** logLik + log prior density of (α, β) (the prior's constant dropped). */
+  logPost: number;
 }
+
+const log1pExp = (x: number) => (x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x)));
 
 /**
- * The smallest cross-entropy of the item's cells over its (a, c), with key `g`,
- * from `start` (default the fitted (a, c)). A small L-BFGS on the 2K free
- * values (centred inside).
+ * Fit σ(αθ + β) (α ≥ 0) to the mass each LLM puts on option k, with the wrong
+ * options sharing the rest in the proportions the cells give them (their
+ * maximum-likelihood shares), by projected Newton on the concave log posterior.
  */
-export function refitItem(p: ItemProblem, g: number, start?: Float64Array, maxIter = 200): Refit {
-  const { K, layout: L, cells } = p;
-  const flags = nominalFlags(p.model, p.gate);
-  cells.key[0] = g;
-  const nat = Float64Array.from(p.nat);
-  const grad = new Float64Array(L.size);
-  const n = 2 * K;
-  const put = (x: Float64Array) => {
-    let ma = 0;
-    let mc = 0;
-    for (let k = 0; k < K; k++) {
-      ma += x[k] / K;
-      mc += x[K + k] / K;
-    }
-    for (let k = 0; k < K; k++) {
-      nat[L.a + k] = x[k] - ma;
-      nat[L.c + k] = x[K + k] - mc;
-    }
-  };
-  const f = (x: Float64Array, gx: Float64Array): number => {
-    put(x);
-    const v = nominalCE(nat, grad, L, flags, cells);
-    let ga = 0;
-    let gc = 0;
-    for (let k = 0; k < K; k++) {
-      ga += grad[L.a + k] / K;
-      gc += grad[L.c + k] / K;
-    }
-    for (let k = 0; k < K; k++) {
-      gx[k] = grad[L.a + k] - ga;
-      gx[K + k] = grad[L.c + k] - gc;
-    }
-    return v;
-  };
-  let x = new Float64Array(n);
-  if (start) x.set(start);
-  else
-    for (let k = 0; k < K; k++) {
-      x[k] = p.nat[L.a + k];
-      x[K + k] = p.nat[L.c + k];
-    }
-  let gx = new Float64Array(n);
-  let fx = f(x, gx);
-  const S: Float64Array[] = [];
-  const Y: Float64Array[] = [];
-  const d = new Float64Array(n);
-  const xn = new Float64Array(n);
-  const gn = new Float64Array(n);
-  const dot = (u: Float64Array, v: Float64Array) => {
+export function fitKeyCurve(cells: KeyCells, k: number, prior: KeyPrior): KeyFit {
+  const { K, theta, p } = cells;
+  const n = p.length;
+  // The wrong options' part: Σ_m n_m log(n_m / N), n_m the mass on m.
+  const mass = new Float64Array(K);
+  for (let q = 0; q < n; q++) for (let m = 0; m < K; m++) mass[m] += p[q][m];
+  let wrongTotal = 0;
+  for (let m = 0; m < K; m++) if (m !== k) wrongTotal += mass[m];
+  let shares = 0;
+  for (let m = 0; m < K; m++)
+    if (m !== k && mass[m] > 0) shares += mass[m] * Math.log(mass[m] / wrongTotal);
+  const y = new Float64Array(n);
+  for (let q = 0; q < n; q++) y[q] = Math.min(1, Math.max(0, p[q][k]));
+  const va = prior.alphaSd ** 2;
+  const vb = prior.betaSd ** 2;
+  const binLik = (al: number, be: number) => {
     let s = 0;
-    for (let q = 0; q < n; q++) s += u[q] * v[q];
+    for (let q = 0; q < n; q++) {
+      const eta = al * theta[q] + be;
+      s += y[q] * -log1pExp(-eta) + (1 - y[q]) * -log1pExp(eta);
+    }
     return s;
   };
-  for (let iter = 0; iter < maxIter; iter++) {
-    // Two-loop recursion for d = −H g.
-    d.set(gx);
-    const al: number[] = [];
-    for (let m = S.length - 1; m >= 0; m--) {
-      const a = dot(S[m], d) / dot(Y[m], S[m]);
-      al[m] = a;
-      for (let q = 0; q < n; q++) d[q] -= a * Y[m][q];
+  const post = (al: number, be: number) =>
+    binLik(al, be) - (al - prior.alphaMean) ** 2 / (2 * va) - (be - prior.betaMean) ** 2 / (2 * vb);
+  let al = Math.max(0, prior.alphaMean);
+  let be = prior.betaMean;
+  let f = post(al, be);
+  for (let it = 0; it < 100; it++) {
+    let ga = -(al - prior.alphaMean) / va;
+    let gb = -(be - prior.betaMean) / vb;
+    let haa = -1 / va;
+    let hab = 0;
+    let hbb = -1 / vb;
+    for (let q = 0; q < n; q++) {
+      const s = 1 / (1 + Math.exp(-(al * theta[q] + be)));
+      const r = y[q] - s;
+      const w = s * (1 - s);
+      ga += r * theta[q];
+      gb += r;
+      haa -= w * theta[q] * theta[q];
+      hab -= w * theta[q];
+      hbb -= w;
     }
-    if (S.length) {
-      const last = S.length - 1;
-      const h = dot(S[last], Y[last]) / dot(Y[last], Y[last]);
-      for (let q = 0; q < n; q++) d[q] *= h;
+    // Newton direction −H⁻¹g; on the bound α = 0 with the gradient pushing down, β alone.
+    let da: number;
+    let db: number;
+    if (al <= 0 && ga <= 0) {
+      da = 0;
+      db = -gb / hbb;
+    } else {
+      const det = haa * hbb - hab * hab;
+      da = -(hbb * ga - hab * gb) / det;
+      db = -(-hab * ga + haa * gb) / det;
     }
-    for (let m = 0; m < S.length; m++) {
-      const b = dot(Y[m], d) / dot(Y[m], S[m]);
-      for (let q = 0; q < n; q++) d[q] += S[m][q] * (al[m] - b);
-    }
-    for (let q = 0; q < n; q++) d[q] = -d[q];
-    let slope = dot(gx, d);
-    if (!(slope < 0)) {
-      for (let q = 0; q < n; q++) d[q] = -gx[q];
-      slope = dot(gx, d);
-      S.length = 0;
-      Y.length = 0;
-    }
-    // Backtracking (Armijo).
     let t = 1;
-    let fn = Infinity;
+    let fn = -Infinity;
+    let an = al;
+    let bn = be;
     for (let bt = 0; bt < 40; bt++) {
-      for (let q = 0; q < n; q++) xn[q] = x[q] + t * d[q];
-      fn = f(xn, gn);
-      if (Number.isFinite(fn) && fn <= fx + 1e-4 * t * slope) break;
+      an = Math.max(0, al + t * da);
+      bn = be + t * db;
+      fn = post(an, bn);
+      if (fn >= f) break;
       t /= 2;
     }
-    if (!(fn <= fx)) break;
-    const s = new Float64Array(n);
-    const y = new Float64Array(n);
-    for (let q = 0; q < n; q++) {
-      s[q] = xn[q] - x[q];
-      y[q] = gn[q] - gx[q];
-    }
-    if (dot(s, y) > 1e-12) {
-      S.push(s);
-      Y.push(y);
-      if (S.length > 8) {
-        S.shift();
-        Y.shift();
-      }
-    }
-    const change = fx - fn;
-    [x, gx] = [Float64Array.from(xn), Float64Array.from(gn)];
-    fx = fn;
-    if (change <= 1e-10 * Math.max(1, Math.abs(fx)) || Math.sqrt(dot(gx, gx)) < 1e-7) break;
+    if (!(fn >= f)) break;
+    const change = fn - f;
+    al = an;
+    be = bn;
+    f = fn;
+    if (change < 1e-10) break;
   }
-  return { ce: fx, x };
+  const logLik = binLik(al, be) + shares;
+  return { key: k, alpha: al, beta: be, logLik, logPost: f + shares };
 }
 
 /**
- * How much better the item's observed cells fit with `d` as the key than with
- * `g` (cross-entropy with g minus with d, nats; > 0 favours d). Each key's
- * refit starts from the fitted (a, c) and again from the other key's
- * optimum, so a poor start (b̃ is not convex in a, c) does not decide it.
+ * The bank's prior on the key curve: each item fitted with its recorded key
+ * under a weak prior, then the median and a robust spread (1.4826 × MAD, at
+ * least `minSd`) of α and of β over items. Falls back to the weak prior with
+ * fewer than `minItems` items (a handful says little about a bank).
  */
-export function keySwapGain(p: ItemProblem, g: number, d: number): number {
-  const rg = refitItem(p, g);
-  const rd = refitItem(p, d);
-  const ceG = Math.min(rg.ce, refitItem(p, g, rd.x).ce);
-  const ceD = Math.min(rd.ce, refitItem(p, d, rg.x).ce);
-  return ceG - ceD;
+export function bankKeyPrior(
+  items: { cells: KeyCells; key: number }[],
+  minSd = 0.5,
+  minItems = 20,
+): KeyPrior {
+  if (items.length < minItems) return WEAK_KEY_PRIOR;
+  const al: number[] = [];
+  const be: number[] = [];
+  for (const { cells, key } of items) {
+    const r = fitKeyCurve(cells, key, WEAK_KEY_PRIOR);
+    al.push(r.alpha);
+    be.push(r.beta);
+  }
+  const median = (x: number[]) => {
+    const s = [...x].sort((u, v) => u - v);
+    const m = s.length >> 1;
+    return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  };
+  const spread = (x: number[], m: number) =>
+    Math.max(minSd, 1.4826 * median(x.map((v) => Math.abs(v - m))));
+  const am = median(al);
+  const bm = median(be);
+  return {
+    alphaMean: am,
+    alphaSd: spread(al, am),
+    betaMean: bm,
+    betaSd: spread(be, bm),
+    items: items.length,
+  };
+}
+
+/** The key check of one item: each option's fit as the key, and the best challenger's gain. */
+export interface KeyCheck {
+  /** fits[k]: the key curve with option k as key. */
+  fits: KeyFit[];
+  /** The wrong option with the largest gain, or −1 when the item has one option. */
+  best: number;
+  /** logPost with `best` as key minus with the recorded key (nats; > 0 favours `best`). */
+  gain: number;
+}
+
+/** Fit every option as the key and compare each with the recorded key `g`. */
+export function checkKey(cells: KeyCells, g: number, prior: KeyPrior): KeyCheck {
+  const fits = Array.from({ length: cells.K }, (_, k) => fitKeyCurve(cells, k, prior));
+  let best = -1;
+  let gain = -Infinity;
+  for (let d = 0; d < cells.K; d++) {
+    if (d === g) continue;
+    const v = fits[d].logPost - fits[g].logPost;
+    if (v > gain) {
+      gain = v;
+      best = d;
+    }
+  }
+  return { fits, best, gain };
 }

@@ -14,7 +14,7 @@ export interface BenchmarkInfoRow {
   infoTotal: number;
   /** 100 · mean I_wrong / mean I_binary (Fig. 2a's percentage). */
   gainPct: number;
-  /** Mean count per item of wrong options that are the most likely response somewhere in θ ∈ [−4, 4]. */
+  /** Mean count per item of wrong options that are the most likely response somewhere in the fitted LLMs' θ range (`informativeOptions`). */
   informativeDistractors: number;
   /** Share of items with at least one informative distractor. */
   shareWithInformative: number;

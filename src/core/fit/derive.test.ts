@@ -30,12 +30,15 @@ describe('deriveStats (nominal)', () => {
     for (const r of d.items) expect(r.infoWrong).toBeGreaterThanOrEqual(0);
   });
 
-  it('counts informative distractors and reads the key discrimination', () => {
+  it("counts informative distractors over the fitted LLMs' θ range and reads the key discrimination", () => {
     fit.items.forEach((it, i) => {
-      expect(d.items[i].informative).toBe(informativeDistractors(nominalItemOf(it)).length);
+      // The LLMs' θ run from −1.2 to 1.2 (the one definition: fit/info.ts informativeOptions).
+      expect(d.items[i].informative).toBe(
+        informativeDistractors(nominalItemOf(it), -1.2, 1.2).length,
+      );
       expect(d.items[i].aKey).toBe(it.a![ds.key[i]]);
     });
-    // q1 at θ = −4 prefers C (a = −2), a wrong option: informative.
+    // q1 at θ = −1.2 (the weakest LLM) prefers C (a = −2), a wrong option: informative.
     expect(d.items[0].informative).toBeGreaterThanOrEqual(1);
   });
 

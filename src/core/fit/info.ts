@@ -26,6 +26,32 @@ export function binaryItemOf(it: ItemResult): BinaryItem {
   return { slope: it.slope ?? 1, d: it.d ?? 0, g: it.g ?? 0, u: it.u ?? 1 };
 }
 
+/**
+ * The θ range over which a distractor counts as informative: from the lowest
+ * to the highest fitted θ of the fit's LLMs (evidence inside the data, no curve
+ * extrapolated), or the bank scale's [−4, 4] when the fit holds no LLM.
+ */
+export function distractorRange(fit: Pick<FitJson, 'llms'>): [number, number] {
+  if (fit.llms.length === 0) return [-4, 4];
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const l of fit.llms) {
+    lo = Math.min(lo, l.theta);
+    hi = Math.max(hi, l.theta);
+  }
+  return [lo, hi];
+}
+
+/**
+ * The one definition of an informative distractor (issue 31), used by the
+ * items table, the Distractors tab, Fig. 2b, the report, `llm-nrm info` and the
+ * "no informative distractor" flag: a wrong option that is the single most
+ * likely response somewhere in `range` (`distractorRange` of the fit).
+ */
+export function informativeOptions(it: ItemResult, range: [number, number]): number[] {
+  return informativeDistractors(nominalItemOf(it), range[0], range[1]);
+}
+
 /** One row of `llm-nrm info`: an item's mean information over the fitted θ. */
 export interface ItemInfoRow {
   item: string;
@@ -36,7 +62,7 @@ export interface ItemInfoRow {
   infoWrong: number;
   /** (I_binary + I_wrong) / I_binary − 1, as a percentage. */
   gainPct: number;
-  /** Wrong options that are the most likely response somewhere in θ ∈ [−4, 4]; NaN for binary models. */
+  /** Informative distractors (`informativeOptions`: over the fitted LLMs' θ range); NaN for binary models. */
   informativeDistractors: number;
 }
 
@@ -47,12 +73,13 @@ export function infoGainPct(infoBinary: number, infoWrong: number): number {
 
 /**
  * Mean I_binary and I_wrong of every item over the fitted LLMs' θ (the fitted
- * θ distribution), and its informative-distractor count. Binary models have
+ * θ distribution), and its informative-distractor count (`informativeOptions`). Binary models have
  * I_wrong 0 and no distractor count.
  */
 export function itemInfoRows(fit: FitJson): ItemInfoRow[] {
   const thetas = fit.llms.map((l) => l.theta);
   const binary = isBinary(fit.model);
+  const range = distractorRange(fit);
   return fit.items.map((it) => {
     let infoBinary: number;
     let infoWrong = 0;
@@ -65,7 +92,7 @@ export function itemInfoRows(fit: FitJson): ItemInfoRow[] {
       const m = meanInfo(ni, thetas);
       infoBinary = m.binary;
       infoWrong = m.wrong;
-      informative = informativeDistractors(ni).length;
+      informative = informativeOptions(it, range).length;
     }
     return {
       item: it.id,

@@ -155,8 +155,10 @@ export function dominantBands(item: NominalItem, grid: ArrayLike<number>): Band[
 }
 
 /**
- * Informative distractors: wrong options that are the single most likely
- * response somewhere in θ ∈ [−4, 4] (exactly, from the utilities' envelope).
+ * Wrong options that are the single most likely response somewhere in θ ∈
+ * [lo, hi] (exactly, from the utilities' envelope). A fit's count of
+ * informative distractors reads this over its LLMs' θ range through
+ * `fit/info.ts` `informativeOptions`, the one definition.
  */
 export function informativeDistractors(item: NominalItem, lo = -4, hi = 4): number[] {
   const set = new Set<number>();

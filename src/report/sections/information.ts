@@ -2,6 +2,7 @@
 import type { Dataset } from '../../core/data/types';
 import { infoByBenchmark, type BenchmarkInfoRow } from '../../core/eval/info';
 import { testInformation } from '../../core/fit/derive';
+import { distractorRange } from '../../core/fit/info';
 import type { FitJson } from '../../core/fit/types';
 import { thetaGrid } from '../../core/model/itemfns';
 import { isBinary } from '../../core/model/types';
@@ -14,6 +15,7 @@ function reading(
   binary: boolean,
   grid: Float64Array,
   info: number[],
+  range: [number, number],
 ): string {
   const all = rows[rows.length - 1];
   let peak = 0;
@@ -28,7 +30,7 @@ function reading(
     .slice(0, -1)
     .map((r) => `${r.benchmark} ${fmt(r.gainPct, 0)}%`)
     .join(', ');
-  return `Which wrong option an LLM picks adds ${fmt(all.gainPct, 0)}% to the information that correctness alone gives (mean item information ${fmt(all.infoBinary, 3)} binary, ${fmt(all.infoWrong, 3)} more from the wrong answer; by benchmark: ${per}). ${pct(all.shareWithInformative, 0)} of items have at least one informative distractor (${fmt(all.informativeDistractors, 2)} per item on average). ${where}`;
+  return `Which wrong option an LLM picks adds ${fmt(all.gainPct, 0)}% to the information that correctness alone gives (mean item information ${fmt(all.infoBinary, 3)} binary, ${fmt(all.infoWrong, 3)} more from the wrong answer; by benchmark: ${per}). ${pct(all.shareWithInformative, 0)} of items have at least one informative distractor, a wrong option that is the most likely answer somewhere in the fitted LLMs' θ range (θ ${fmt(range[0], 2)} to ${fmt(range[1], 2)}; ${fmt(all.informativeDistractors, 2)} per item on average; the same count as section 4's flags and the app's Distractors tab). ${where}`;
 }
 
 export function informationSection(ds: Dataset, fit: FitJson): string {
@@ -76,7 +78,7 @@ export function informationSection(ds: Dataset, fit: FitJson): string {
   return section(
     'information',
     '5. Information',
-    reading(rows, binary, grid, info),
+    reading(rows, binary, grid, info, distractorRange(fit)),
     `${bars}\n${tbl}\n${curve}`,
   );
 }

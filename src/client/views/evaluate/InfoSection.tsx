@@ -76,7 +76,7 @@ export function InfoSection({
     >
       Per benchmark, the mean item information in correctness and what the identity of the wrong
       option adds (averaged over the fitted θ), and how many distractors are the most likely answer
-      somewhere in θ ∈ [−4, 4].
+      somewhere in the fitted LLMs&apos; θ range (as the items table and the flags count them).
     </EvalSection>
   );
 }
