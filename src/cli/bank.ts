@@ -3,6 +3,7 @@ import { toCsv } from '../boundary/csv';
 import { bankFromFit, type ItemBank } from '../core/bank/bank';
 import { bankToParameterTable } from '../core/bank/table';
 import { validateBank } from '../core/bank/validate';
+import { DIFFICULTY_UNDEFINED, difficultyDefined } from '../core/model/difficulty';
 import { DatasetBuilder } from '../core/data/builder';
 import { createItemsParser } from '../core/data/items';
 import type { ItemText } from '../core/data/types';
@@ -39,7 +40,15 @@ export async function readItemTexts(path: string): Promise<Map<string, ItemText 
 
 function summary(bank: ItemBank): string {
   const benches = new Set(bank.items.map((it) => it.benchmark)).size;
-  return `${bank.items.length} items (${benches} benchmark${benches === 1 ? '' : 's'}), model ${bank.model}, Kmax ${bank.Kmax}, calibrated on ${bank.calibration.llms.length} LLMs`;
+  return `${bank.items.length} items (${benches} benchmark${benches === 1 ? '' : 's'}), model ${bank.model}, Kmax ${bank.Kmax}, calibrated on ${bank.calibration.llms.length} LLMs${undefinedDifficulty(bank)}`;
+}
+
+/** "; b̃ undefined (key not discriminating) for 24 items: …" (core/model/difficulty.ts), or ''. */
+function undefinedDifficulty(bank: ItemBank): string {
+  const ids = bank.items.filter((it) => !difficultyDefined(it)).map((it) => it.id);
+  if (ids.length === 0) return '';
+  const list = ids.length > 5 ? `${ids.slice(0, 5).join(', ')}, …` : ids.join(', ');
+  return `; b̃ ${DIFFICULTY_UNDEFINED} for ${ids.length} item${ids.length === 1 ? '' : 's'} (${list}; the table keeps their numbers)`;
 }
 
 async function save(argv: string[]): Promise<number> {

@@ -22,6 +22,11 @@ import { psychSection } from './sections/psych';
 import { rankingSection } from './sections/ranking';
 import { appendixSection, subsetSection, subsets } from './sections/subset';
 import type { ReportInput, ReportOptions } from './types';
+import {
+  DIFFICULTY_DEN_MIN,
+  DIFFICULTY_SE_MAX,
+  DIFFICULTY_UNDEFINED,
+} from '../core/model/difficulty';
 
 /** The sections' ids and titles, in order: the contents list and the tests read them. */
 export const REPORT_SECTIONS = [
@@ -56,7 +61,10 @@ const SYMBOLS: [string, string][] = [
     'a, c',
     'an option’s slope and intercept in θ: the key’s slope is larger than the distractors’ on a good item.',
   ],
-  ['b̃', 'an item’s difficulty: the θ at which the key becomes the likeliest answer.'],
+  [
+    'b̃',
+    `an item’s difficulty: the θ at which the key becomes the likeliest answer; ${DIFFICULTY_UNDEFINED} where the key’s slope is within ${DIFFICULTY_DEN_MIN} of the distractors’ weighted slope or its SE exceeds ${DIFFICULTY_SE_MAX} (the θ range −4…4).`,
+  ],
   ['I(θ)', 'Fisher information: how precisely the items measure θ near a value; SE = 1/√I.'],
   [
     'I binary, I wrong',

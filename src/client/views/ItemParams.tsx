@@ -1,5 +1,6 @@
 import { OPTION_LABELS } from '../../core/data/types';
 import type { ItemResult } from '../../core/fit/types';
+import { formatDifficulty } from '../../core/model/difficulty';
 
 /** "1.234 ± 0.056" (the Laplace SE when the fit has one). */
 function pm(v: number | undefined, se: number | undefined): string {
@@ -20,7 +21,7 @@ export function ItemParams({ item, binary }: { item: ItemResult; binary: boolean
       {binary ? (
         <p>
           slope {pm(item.slope, item.slopeSE)} · d {pm(item.d, item.dSE)} · g {pm(item.g, item.gSE)}{' '}
-          · u {pm(item.u, item.uSE)} · b {pm(item.b, item.bSE)}
+          · u {pm(item.u, item.uSE)} · b {formatDifficulty(item)}
         </p>
       ) : (
         <table className="compact">
@@ -48,7 +49,7 @@ export function ItemParams({ item, binary }: { item: ItemResult; binary: boolean
             <tr>
               <td>b̃</td>
               <td className="num" colSpan={2}>
-                {pm(item.b, item.bSE)}
+                {formatDifficulty(item)}
               </td>
             </tr>
           </tfoot>

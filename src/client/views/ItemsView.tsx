@@ -6,6 +6,13 @@ import type { Derived, ItemRow } from '../../core/fit/derive';
 import type { ViewProps } from './types';
 import type { ItemResult } from '../../core/fit/types';
 import { OPTION_LABELS } from '../../core/data/types';
+import {
+  DIFFICULTY_DEN_MIN,
+  DIFFICULTY_SE_MAX,
+  DIFFICULTY_UNDEFINED,
+  difficultyValue,
+  formatDifficulty,
+} from '../../core/model/difficulty';
 import { ItemDetail } from './ItemDetail';
 import { FlagTools, flagsColumn, ItemFlagList } from './bank/FlagViews';
 import { filterByFlag, type FlagFilter, type FlagIndex } from './bank/flags';
@@ -26,8 +33,17 @@ function columns(binary: boolean, items?: ItemResult[]): Column<ItemRow>[] {
     {
       key: 'b',
       label: binary ? 'b' : 'b̃',
-      value: (r) => r.b,
-      render: (r) => withSE(r.b, items?.[r.index]?.bSE),
+      // Undefined where the key does not discriminate (core/model/difficulty.ts): NaN sorts last.
+      value: (r) => {
+        const it = items?.[r.index];
+        return it ? difficultyValue(it) : r.b;
+      },
+      render: (r) => {
+        const it = items?.[r.index];
+        if (!it) return withSE(r.b, undefined);
+        const text = formatDifficulty(it);
+        return text === DIFFICULTY_UNDEFINED ? <span className="wrap muted">{text}</span> : text;
+      },
       numeric: true,
     },
     {
@@ -117,7 +133,11 @@ export function ItemsView(props: ViewProps & { derived: Derived; flags: FlagInde
             </a>
             ).
           </>
-        )}
+        )}{' '}
+        The difficulty is {DIFFICULTY_UNDEFINED} where the key&apos;s slope is within{' '}
+        {DIFFICULTY_DEN_MIN} of the distractors&apos; weighted slope (
+        {derived.binary ? 'the slope' : 'a_key − ā'}) or its SE exceeds {DIFFICULTY_SE_MAX} (the
+        whole θ range −4…4): there it is a ratio of noise.
       </p>
     </div>
   );
