@@ -9,9 +9,7 @@ import type { CheckpointSaved, DeviceLoss, ResumeFrom } from '../boundary/checkp
 import type { LoadOptions, LoadSource } from '../boundary/protocol';
 import { getBridge } from './bridge';
 import type { NamedFile } from './dropped';
-import { freeVectorFromFit } from '../core/fit/warmstart';
-import { gateOf } from '../core/model/gate';
-import { isBinary } from '../core/model/types';
+import { continuation } from './continuation';
 import { alignFit, looksLikeFitJson, parseFitJson } from './fitio';
 import { AUTO_FIT_SECONDS, estimateFitSeconds } from './fitEstimate';
 import { initialState, reducer, type AppState, type FitEntry, type LoadedData } from './state';
@@ -19,37 +17,6 @@ import { TaskRunner, type TaskContext, type TaskEvent } from './tasks';
 
 /** The embedded demo: real NAEP data (see public/demo/README.md). */
 export const DEMO_FILES = ['econ-reading.wide.csv', 'econ-reading.items.csv'];
-
-/**
- * "Continue fitting" runs L-BFGS with the gradient test (the fast optimiser's
- * final phase, core/fit/fast.ts) from the fit's own end point until it
- * converges or is cancelled: this many steps at most, far more than any fit
- * needs (the step cap of the fit continued is not this run's).
- */
-export const CONTINUE_STEPS = 1_000_000;
-
-/**
- * The settings and start of continuing `entry`: its own model, priors and gate,
- * the fast optimiser from its end point (no warm-up), no search for λ (the
- * fit's own, or λ = 1 where an Adam fit used the reference priors), and a
- * step cap it does not reach. The result replaces `entry` (by its label).
- */
-export function continuation(entry: FitEntry, ds: Dataset): [FitSettings, ResumeFrom] {
-  const f = entry.fit;
-  const x = freeVectorFromFit(f, ds);
-  // The fit's own gate form: a fit.json from before `gate` existed ran eq. 10's.
-  const gate = isBinary(f.model) ? {} : { gate: gateOf(f) };
-  const lambda =
-    f.settings.mode === 'default' ? { priorStrength: f.settings.priorStrength ?? 1 } : {};
-  const settings: FitSettings = {
-    ...f.settings,
-    ...gate,
-    ...lambda,
-    optimizer: 'fast',
-    steps: f.steps + CONTINUE_STEPS,
-  };
-  return [settings, { x, step: f.steps, kind: 'continue', replaces: entry.label }];
-}
 
 export interface Workbench {
   state: AppState;
