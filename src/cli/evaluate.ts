@@ -6,7 +6,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { toCsv } from '../boundary/csv';
-import { CURVE_MODELS, CV_MODELS, DEFAULT_MODEL } from '../core/defaults';
+import {
+  CALIBRATE_DEFAULTS,
+  CALIBRATE_SIZES,
+  CURVE_MODELS,
+  CV_MODELS,
+  DEFAULT_MODEL,
+} from '../core/defaults';
 import { calibrationCurve } from '../core/eval/calibrate';
 import type { EvalProgress, EvalRunOptions } from '../core/eval/common';
 import { crossValidate } from '../core/eval/cv';
@@ -289,23 +295,26 @@ async function calibrateCommand(argv: string[]): Promise<number> {
     },
     EVALUATE_USAGE,
   );
-  const seed = num(v.seed, 'seed', 1);
+  const seed = num(v.seed, 'seed', CALIBRATE_DEFAULTS.seed);
   const models: ModelType[] = listOf(v.models, 'models', MODEL_TYPES, CURVE_MODELS);
-  const sizes = (v.sizes ?? '5,10,20,40,all').split(',').map((x) => {
-    const t = x.trim();
-    if (t === 'all') return Infinity;
-    const n = Number(t);
-    if (!Number.isInteger(n) || n < 2)
-      throw new UsageError(`--sizes: "${t}" is not an integer ≥ 2 or "all".`);
-    return n;
-  });
-  const heldOut = num(v['held-out'], 'held-out', 0.25);
+  const sizes =
+    v.sizes === undefined
+      ? [...CALIBRATE_SIZES]
+      : v.sizes.split(',').map((x) => {
+          const t = x.trim();
+          if (t === 'all') return Infinity;
+          const n = Number(t);
+          if (!Number.isInteger(n) || n < 2)
+            throw new UsageError(`--sizes: "${t}" is not an integer ≥ 2 or "all".`);
+          return n;
+        });
+  const heldOut = num(v['held-out'], 'held-out', CALIBRATE_DEFAULTS.heldOut);
   if (!(heldOut > 0 && heldOut < 1)) throw new UsageError('--held-out must be a share in (0, 1).');
   const scoreChannel = oneOf(
     v['score-channel'],
     'score-channel',
     ['option', 'binary'] as const,
-    'option',
+    CALIBRATE_DEFAULTS.scoreChannel,
   );
   const fitSettings = fitSettingsFromFlags(v, seed);
   const ds = await loadFor(v, positionals);
@@ -315,7 +324,7 @@ async function calibrateCommand(argv: string[]): Promise<number> {
       ...ctx,
       models,
       sizes,
-      draws: num(v.draws, 'draws', 3),
+      draws: num(v.draws, 'draws', CALIBRATE_DEFAULTS.draws),
       heldOut,
       seed,
       scoreChannel,

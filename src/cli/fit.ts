@@ -1,6 +1,6 @@
 import { resolveEngine, createEngine } from '../core/engines/select';
 import os from 'node:os';
-import { MIN_CELLS_PER_THREAD } from '../core/engines/parallel/engine';
+import { threadsFor } from '../core/engines/parallel/engine';
 import { createNodeParallelEngine } from '../node/parallel';
 import type { EngineChoice, Problem } from '../core/engines/types';
 import type { EngineHandle } from '../core/fit/fit';
@@ -41,10 +41,7 @@ export function cliEngine(choice: EngineChoice, threads?: number): EngineHandle 
   return {
     ...r,
     create: (p: Problem) => {
-      const t = Math.min(
-        threads ?? Math.min(8, os.availableParallelism()),
-        Math.floor(p.cells.n / MIN_CELLS_PER_THREAD),
-      );
+      const t = threadsFor(p.cells.n, os.availableParallelism(), threads);
       return (r.name === 'fused' || r.name === 'wasm') && t > 1
         ? createNodeParallelEngine(p, t, r.name)
         : createEngine(p, r.name);

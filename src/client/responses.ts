@@ -1,6 +1,6 @@
 /** What single LLMs answered: their wrong answers and observed distributions. */
 import { OPTION_LABELS, type Dataset } from '../core/data/types';
-import { answerAt, isCorrect } from '../core/psych/correctness';
+import { answerAt, isCorrect } from '../core/model/cells';
 
 /** One wrong answer of an LLM: the item, its key, the LLM's argmax and probabilities. */
 export interface WrongResponse {

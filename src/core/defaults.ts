@@ -23,6 +23,22 @@ export const COMPRESS_TAU = 0.85;
 /** Calibration fleet sizes of Fig. 3b; Infinity is the whole pool. */
 export const CALIBRATE_SIZES: readonly number[] = [5, 10, 20, 40, Infinity];
 
+/**
+ * Fig. 3b's other settings: seeded draws, the share of LLMs held out as new
+ * ones, the seed, and the channel the new LLMs are scored from.
+ */
+export const CALIBRATE_DEFAULTS = {
+  draws: 3,
+  heldOut: 0.25,
+  seed: 1,
+  scoreChannel: 'option',
+} as const satisfies {
+  draws: number;
+  heldOut: number;
+  seed: number;
+  scoreChannel: 'option' | 'binary';
+};
+
 /** Adaptive tests stop at 41 items (the paper's short test); `select` picks as many. */
 export const CAT_DEFAULTS = { maxItems: 41, selectK: 41 } as const;
 

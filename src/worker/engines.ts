@@ -4,10 +4,10 @@ import {
   resolveEngine,
   type EngineEnvironment,
 } from '../core/engines/select';
-import type { EngineChoice, Problem } from '../core/engines/types';
+import type { EngineChoice } from '../core/engines/types';
 import {
   createParallelFusedEngine,
-  MIN_CELLS_PER_THREAD,
+  threadsFor,
   type ShardPort,
 } from '../core/engines/parallel/engine';
 import type { EngineHandle } from '../core/fit/fit';
@@ -40,18 +40,12 @@ export async function pickEngine(choice: EngineChoice): Promise<EngineHandle> {
     name,
     reason,
     create: (problem) => {
-      const threads = fusedThreads(problem);
+      const threads = threadsFor(problem.cells.n, self.navigator?.hardwareConcurrency ?? 1);
       return threads > 1
         ? createParallelFusedEngine(problem, threads, spawnShard, name)
         : createEngine(problem, name);
     },
   };
-}
-
-/** Cores to spread a CPU engine over: up to 8, and only when there is enough work. */
-function fusedThreads(problem: Problem): number {
-  const cores = Math.min(8, self.navigator?.hardwareConcurrency ?? 1);
-  return Math.max(1, Math.min(cores, Math.floor(problem.cells.n / MIN_CELLS_PER_THREAD)));
 }
 
 function spawnShard(): ShardPort {

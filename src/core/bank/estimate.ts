@@ -5,7 +5,7 @@
  * log s ~ N(0, 1), δ ~ N(0, 2²), ρ ~ N(0, 5²)), but on a handful of items
  * with a warm start, so re-estimating after every item is cheap.
  */
-import { argmaxAt } from '../model/cells';
+import { answersKey, argmaxAt } from '../model/cells';
 import { lbfgs } from '../fit/optim';
 import { PRIOR_SD } from '../model/params';
 import { sigmoid, softplus } from '../model/math';
@@ -36,8 +36,8 @@ export function responseTarget(
 ): Float64Array {
   if (probs.length < it.K)
     throw new Error(`Item ${it.id}: expected ${it.K} option probabilities, got ${probs.length}.`);
+  if (it.bin) return Float64Array.of(answersKey(probs, 0, it.K, it.key) ? 1 : 0);
   const top = argmaxAt(probs, 0, it.K);
-  if (it.bin) return Float64Array.of(top === it.key ? 1 : 0);
   const y = new Float64Array(it.K);
   if (m.flags!.hardTargets) y[top] = 1;
   else {

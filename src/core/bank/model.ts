@@ -10,6 +10,7 @@ import { binaryInfoAt, binaryProbAt } from '../model/itemfns';
 import { btilde } from '../model/btilde';
 import { gateDistance, gateOf } from '../model/gate';
 import { sigmoid } from '../model/math';
+import { eq13Logits, softmaxInPlace } from '../model/nominal';
 import { isBinary, nominalFlags, type NominalFlags, type NominalModel } from '../model/types';
 import type { ItemBank } from './bank';
 
@@ -122,22 +123,9 @@ export function nominalLogits(
   const f = m.flags!;
   const s = f.sharpness ? t.s : 1;
   const { G, dG } = itemGate(m, it, theta);
-  for (let k = 0; k < it.K; k++) {
-    const v = it.a[k] * theta + it.c[k] + (f.position ? (t.delta[k] ?? 0) : 0);
-    const r = f.fallback ? (t.rho[k] ?? 0) : 0;
-    z[k] = (1 - G) * s * v + G * r;
-    dz[k] = (1 - G) * s * it.a[k] + dG * (r - s * v);
-  }
+  const cell = { theta, s, G, a: it.a, c: it.c, delta: t.delta, rho: t.rho };
+  eq13Logits(f, cell, it.K, z, { out: dz, dG });
   return G;
-}
-
-/** Softmax of z[0..K) in place. */
-export function softmaxInPlace(z: Float64Array, K: number): void {
-  let mx = -Infinity;
-  for (let k = 0; k < K; k++) if (z[k] > mx) mx = z[k];
-  let sum = 0;
-  for (let k = 0; k < K; k++) sum += z[k] = Math.exp(z[k] - mx);
-  for (let k = 0; k < K; k++) z[k] /= sum;
 }
 
 /** The LLM's response distribution on the item (binary: [1 − P, P] over wrong/right). */

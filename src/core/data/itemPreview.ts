@@ -4,6 +4,7 @@
  * top choices. Computed in the worker with the load summary, so the items
  * can be listed the moment a file is read.
  */
+import { answerAt } from '../model/cells.ts';
 import type { Dataset } from './types.ts';
 
 /** Per-item observed statistics; plain arrays so it persists and crosses the worker boundary. */
@@ -18,7 +19,7 @@ export interface ItemPreview {
 
 /** One pass over the cells: O(J · I · Kmax). */
 export function itemPreview(ds: Dataset): ItemPreview {
-  const { J, I, Kmax } = ds;
+  const { J, I } = ds;
   const accuracy: number[] = new Array(I);
   const choice: number[][] = new Array(I);
   const n: number[] = new Array(I);
@@ -28,10 +29,7 @@ export function itemPreview(ds: Dataset): ItemPreview {
     let m = 0;
     for (let j = 0; j < J; j++) {
       if (!ds.observed[j * I + i]) continue;
-      const off = (j * I + i) * Kmax;
-      let top = 0;
-      for (let k = 1; k < K; k++) if (ds.obs[off + k] > ds.obs[off + top]) top = k;
-      picks[top]++;
+      picks[answerAt(ds, j * I + i)]++;
       m++;
     }
     n[i] = m;

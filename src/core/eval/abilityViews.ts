@@ -11,7 +11,7 @@ import { scoreLlms } from '../fit/score';
 import type { FitJson } from '../fit/types';
 import { isBinary } from '../model/types';
 import { personFit, type FitFlag } from '../psych/itemfit';
-import { answerAt } from '../model/cells';
+import { isCorrect } from '../model/cells';
 import { ranks, spearman } from '../stats/corr';
 
 export interface LlmAbilityRow {
@@ -156,7 +156,7 @@ export async function llmAbilityViews(
       if (!ds.observed[cell]) continue;
       n++;
       pKey[j] += ds.obs[cell * ds.Kmax + ds.key[i]];
-      if (answerAt(ds, cell) !== ds.key[i]) nWrong[j]++;
+      if (!isCorrect(ds, cell)) nWrong[j]++;
     }
     pKey[j] = n ? pKey[j] / n : NaN;
   }

@@ -22,7 +22,7 @@ import { subsetDataset } from '../data/subset';
 import type { Dataset } from '../data/types';
 import { fitDataset } from '../fit/fit';
 import { scoreLlms } from '../fit/score';
-import { CALIBRATE_SIZES, CURVE_MODELS } from '../defaults';
+import { CALIBRATE_DEFAULTS, CALIBRATE_SIZES, CURVE_MODELS } from '../defaults';
 import { createRng, permutation } from '../model/rng';
 import { isBinary, type ModelType } from '../model/types';
 import { summariseMetrics, throwIfAborted, type EvalRunOptions } from './common';
@@ -68,17 +68,20 @@ export async function calibrationCurve(
   opts: CalibrateOptions = {},
 ): Promise<CalibrateResult> {
   const models = opts.models ?? CURVE_MODELS;
-  const draws = opts.draws ?? 3;
-  const scoreChannel = opts.scoreChannel ?? 'option';
+  const draws = opts.draws ?? CALIBRATE_DEFAULTS.draws;
+  const scoreChannel = opts.scoreChannel ?? CALIBRATE_DEFAULTS.scoreChannel;
   if (ds.J < 3)
     throw new Error('Calibration curves need at least 3 LLMs (2 to calibrate, 1 to hold out).');
-  const nTest = Math.min(ds.J - 2, Math.max(1, Math.round((opts.heldOut ?? 0.25) * ds.J)));
+  const nTest = Math.min(
+    ds.J - 2,
+    Math.max(1, Math.round((opts.heldOut ?? CALIBRATE_DEFAULTS.heldOut) * ds.J)),
+  );
   const poolSize = ds.J - nTest;
   const sizeOf = (n: number) => Math.min(poolSize, n);
   const sizes = [...new Set((opts.sizes ?? CALIBRATE_SIZES).map(sizeOf))].sort((a, b) => a - b);
   if (sizes.some((n) => !Number.isInteger(n) || n < 2))
     throw new RangeError(`Calibration sizes must be integers ≥ 2 (got ${sizes.join(', ')}).`);
-  const rng = createRng(opts.seed ?? 1);
+  const rng = createRng(opts.seed ?? CALIBRATE_DEFAULTS.seed);
   const total = draws * sizes.length * models.length;
   let done = 0;
   const perDraw: CalibrateDrawResult[] = [];

@@ -8,8 +8,7 @@
  * [1e-15, 1 − 1e-15] inside the logarithms.
  */
 import type { Dataset } from '../data/types';
-import { argmaxAt } from '../model/cells';
-import { isCorrect } from '../psych/correctness';
+import { answersKey, argmaxAt, isCorrect } from '../model/cells';
 import type { CellPredictor } from './predict';
 
 export const OPTION_METRICS = ['optionAcc', 'optionLogLoss'] as const;
@@ -42,7 +41,7 @@ export function cellScores(
   return {
     optionAcc: topObs === topPred ? 1 : 0,
     optionLogLoss: ll,
-    ...binaryScores(topObs === key ? 1 : 0, pPred[offPred + key]),
+    ...binaryScores(answersKey(pObs, offObs, K, key) ? 1 : 0, pPred[offPred + key]),
   };
 }
 

@@ -11,7 +11,7 @@ import type { Dataset } from '../data/types';
 import { fitDataset } from '../fit/fit';
 import { scoreLlms } from '../fit/score';
 import type { FitJson, FitProgress } from '../fit/types';
-import { argmaxAt } from '../model/cells';
+import { isCorrect } from '../model/cells';
 import type { Channel, ModelType } from '../model/types';
 import { pearson, spearman } from '../stats/corr';
 import { meanSdSample, throwIfAborted, type EvalRunOptions } from './common';
@@ -108,8 +108,7 @@ export async function wrongOnly(
       let nWrong = 0;
       for (let i = 0; i < held.I; i++) {
         if (!held.observed[q * held.I + i]) continue;
-        if (argmaxAt(held.obs, (q * held.I + i) * held.Kmax, held.nOptions[i]) !== held.key[i])
-          nWrong++;
+        if (!isCorrect(held, q * held.I + i)) nWrong++;
       }
       const t = refTheta.get(llm);
       if (t === undefined) throw new Error(`The reference fit has no LLM "${llm}".`);

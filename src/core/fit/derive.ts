@@ -6,7 +6,7 @@
  */
 import type { Dataset } from '../data/types';
 import { benchmarkInfoRows, type BenchmarkInfoRow } from './benchmarkInfo';
-import { argmaxAt } from '../model/cells';
+import { isCorrect } from '../model/cells';
 import { binaryInfoAt, iteminfoAt } from '../model/itemfns';
 import { isBinary } from '../model/types';
 import { binaryItemOf, itemInfoRows, nominalItemOf } from './info';
@@ -51,7 +51,7 @@ export function itemAccuracy(ds: Dataset): Float64Array {
     for (let j = 0; j < ds.J; j++) {
       if (!ds.observed[j * ds.I + i]) continue;
       seen++;
-      if (argmaxAt(ds.obs, (j * ds.I + i) * ds.Kmax, ds.nOptions[i]) === ds.key[i]) hit++;
+      if (isCorrect(ds, j * ds.I + i)) hit++;
     }
     out[i] = seen ? hit / seen : NaN;
   }

@@ -1,5 +1,5 @@
 import type { Dataset } from '../data/types';
-import { accuracyByLlm } from '../model/cells';
+import { accuracyByLlm, isCorrect } from '../model/cells';
 import { logit, meanSd, softplusInv } from '../model/math';
 import type { BinaryFreeLayout, NominalFreeLayout } from '../model/params';
 import type { BinaryModel, NominalFlags } from '../model/types';
@@ -81,7 +81,7 @@ export function binaryStart(
 ): Float64Array {
   const x = new Float64Array(size);
   x.set(startTheta(ds), F.theta);
-  const { J, I, Kmax } = ds;
+  const { J, I } = ds;
   for (let q = 0; q < F.nA; q++) x[F.a + q] = 1;
   for (let i = 0; i < I; i++) {
     let n = 0;
@@ -89,10 +89,7 @@ export function binaryStart(
     for (let j = 0; j < J; j++) {
       if (!ds.observed[j * I + i]) continue;
       n++;
-      const off = (j * I + i) * Kmax;
-      let best = 0;
-      for (let k = 1; k < ds.nOptions[i]; k++) if (ds.obs[off + k] > ds.obs[off + best]) best = k;
-      if (best === ds.key[i]) hit++;
+      if (isCorrect(ds, j * I + i)) hit++;
     }
     // Add-one smoothing keeps the start finite for items everyone gets right.
     x[F.d + i] = logit((hit + 1) / (n + 2));

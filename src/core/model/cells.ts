@@ -26,6 +26,26 @@ export function argmaxAt(x: ArrayLike<number>, off: number, K: number): number {
   return best;
 }
 
+/**
+ * Whether the distribution at `off` (its first K entries) answers `key`: its
+ * argmax (first on ties) is the key. The one definition of "argmax = key"
+ * (binary correctness); `isCorrect` applies it to a data set's cell.
+ */
+export function answersKey(x: ArrayLike<number>, off: number, K: number, key: number): boolean {
+  return argmaxAt(x, off, K) === key;
+}
+
+/** The answer in cell `cell` (= j·I + i): the option with the most observed mass (first on ties). */
+export function answerAt(ds: Dataset, cell: number): number {
+  return argmaxAt(ds.obs, cell * ds.Kmax, ds.nOptions[cell % ds.I]);
+}
+
+/** Whether cell `cell` (= j·I + i) is correct: its answer is the item's key. */
+export function isCorrect(ds: Dataset, cell: number): boolean {
+  const i = cell % ds.I;
+  return answersKey(ds.obs, cell * ds.Kmax, ds.nOptions[i], ds.key[i]);
+}
+
 /** A saturated item: the option every observed LLM puts more than the level on. */
 export interface Saturation {
   option: number;
@@ -93,10 +113,9 @@ export function buildCells(ds: Dataset, hard: boolean): Cells {
     const g = ds.key[i];
     cellJ[q] = j;
     cellI[q] = i;
-    const top = argmaxAt(ds.obs, off, K);
     if (hard) {
-      target[q * Kmax + top] = 1;
-      correct[q] = top === g ? 1 : 0;
+      target[q * Kmax + argmaxAt(ds.obs, off, K)] = 1;
+      correct[q] = isCorrect(ds, j * I + i) ? 1 : 0;
     } else {
       for (let k = 0; k < K; k++) target[q * Kmax + k] = ds.obs[off + k];
       correct[q] = ds.obs[off + g];
@@ -114,7 +133,7 @@ export function accuracyByLlm(ds: Dataset): Float64Array {
     for (let i = 0; i < ds.I; i++) {
       if (!ds.observed[j * ds.I + i]) continue;
       seen++;
-      if (argmaxAt(ds.obs, (j * ds.I + i) * ds.Kmax, ds.nOptions[i]) === ds.key[i]) hit++;
+      if (isCorrect(ds, j * ds.I + i)) hit++;
     }
     acc[j] = seen ? hit / seen : NaN;
   }
@@ -139,7 +158,7 @@ export function channelCells(
   const keep: number[] = [];
   for (let q = 0; q < all.n; q++) {
     const i = all.cellI[q];
-    if (argmaxAt(all.target, q * Kmax, all.nOptions[i]) !== all.key[i]) keep.push(q);
+    if (!answersKey(all.target, q * Kmax, all.nOptions[i], all.key[i])) keep.push(q);
   }
   const target = new Float32Array(keep.length * Kmax);
   keep.forEach((q, r) => {

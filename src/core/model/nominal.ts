@@ -30,23 +30,75 @@ export function nominalProbs(
     const { d } = gateDistance(flags.gate, theta, bt, a, c, i * L.Kmax, K, g, out);
     G = sigmoid(nat[L.w0] - nat[L.kappa] * d);
   }
-  let m = -Infinity;
-  for (let k = 0; k < K; k++) {
-    const v =
-      nat[L.a + i * L.Kmax + k] * theta +
-      nat[L.c + i * L.Kmax + k] +
-      (flags.position ? nat[L.delta + j * L.Kmax + k] : 0);
-    const z = (1 - G) * s * v + (flags.fallback ? G * nat[L.rho + j * L.Kmax + k] : 0);
-    out[k] = z;
-    if (z > m) m = z;
-  }
-  let sum = 0;
-  for (let k = 0; k < K; k++) {
-    out[k] = Math.exp(out[k] - m);
-    sum += out[k];
-  }
-  for (let k = 0; k < K; k++) out[k] /= sum;
+  const item = i * L.Kmax;
+  const llm = j * L.Kmax;
+  const cell: Eq13Cell = {
+    theta,
+    s,
+    G,
+    a: nat,
+    aOff: L.a + item,
+    c: nat,
+    cOff: L.c + item,
+    delta: nat,
+    deltaOff: L.delta + llm,
+    rho: nat,
+    rhoOff: L.rho + llm,
+  };
+  eq13Logits(flags, cell, K, out);
+  softmaxInPlace(out, K);
   return G;
+}
+
+/**
+ * One cell's terms in eq. 13: the LLM's θ and s, the gate G, the item's a and c
+ * and the LLM's δ and ρ, each K long from its offset (0 when omitted).
+ */
+export interface Eq13Cell {
+  theta: number;
+  s: number;
+  G: number;
+  a: ArrayLike<number>;
+  c: ArrayLike<number>;
+  delta?: ArrayLike<number>;
+  rho?: ArrayLike<number>;
+  aOff?: number;
+  cOff?: number;
+  deltaOff?: number;
+  rhoOff?: number;
+}
+
+/**
+ * Eq. 13's logits for one cell, into z[0..K): z_k = (1 − G) s v_k + G ρ_k with
+ * v_k = a_k θ + c_k + δ_k (δ without `flags.position`, ρ without the fallback
+ * read as 0; s is 1 without sharpness). With `dz` and the gate's dG/dθ, also
+ * z'_k = (1 − G) s a_k + G'(θ)(ρ_k − s v_k). The one place the fit's
+ * probabilities (`nominalProbs`) and the bank's (bank/model.ts) take them from.
+ */
+export function eq13Logits(
+  flags: NominalFlags,
+  t: Eq13Cell,
+  K: number,
+  z: Float64Array,
+  dz?: { out: Float64Array; dG: number },
+): void {
+  const { theta, s, G, a, c, delta, rho } = t;
+  const [ao, co, dO, ro] = [t.aOff ?? 0, t.cOff ?? 0, t.deltaOff ?? 0, t.rhoOff ?? 0];
+  for (let k = 0; k < K; k++) {
+    const v = a[ao + k] * theta + c[co + k] + (flags.position ? (delta?.[dO + k] ?? 0) : 0);
+    const r = flags.fallback ? (rho?.[ro + k] ?? 0) : 0;
+    z[k] = (1 - G) * s * v + G * r;
+    if (dz) dz.out[k] = (1 - G) * s * a[ao + k] + dz.dG * (r - s * v);
+  }
+}
+
+/** Softmax of z[0..K) in place. */
+export function softmaxInPlace(z: Float64Array, K: number): void {
+  let mx = -Infinity;
+  for (let k = 0; k < K; k++) if (z[k] > mx) mx = z[k];
+  let sum = 0;
+  for (let k = 0; k < K; k++) sum += z[k] = Math.exp(z[k] - mx);
+  for (let k = 0; k < K; k++) z[k] /= sum;
 }
 
 /**

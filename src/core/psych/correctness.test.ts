@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tinyDataset } from '../eval/testing';
-import { answerAt, correctnessMatrix, isCorrect } from './correctness';
+import { answerAt, isCorrect } from '../model/cells';
+import { correctnessMatrix } from './correctness';
 
 // 2 LLMs × 2 items: i1 (K 3, key B), i2 (K 2, key A). L2 skips i2.
 const ds = tinyDataset(

@@ -1,20 +1,12 @@
 /**
- * Binary correctness of an observed cell: the LLM's answer (its most likely
- * option, the observed argmax) is the key. The one place this is decided for
- * the classical tables, the binary metrics and the page's wrong answers.
+ * Binary correctness of the observed cells as a matrix, and the statistics on
+ * it (scores, Cronbach's α). Whether one cell is correct (its answer, the
+ * observed argmax, is the key) is decided once, by `isCorrect` in
+ * model/cells.ts, which the fit's targets, the accuracies, the binary metrics
+ * and the page's wrong answers all call.
  */
 import type { Dataset } from '../data/types';
-import { argmaxAt } from '../model/cells';
-
-/** The answer in cell `cell` (= j·I + i): the option with the most observed mass (first on ties). */
-export function answerAt(ds: Dataset, cell: number): number {
-  return argmaxAt(ds.obs, cell * ds.Kmax, ds.nOptions[cell % ds.I]);
-}
-
-/** Whether cell `cell` (= j·I + i) is correct: its answer is the item's key. */
-export function isCorrect(ds: Dataset, cell: number): boolean {
-  return answerAt(ds, cell) === ds.key[cell % ds.I];
-}
+import { isCorrect } from '../model/cells';
 
 /** J × I: 1 correct, 0 wrong, NaN missing. */
 export function correctnessMatrix(ds: Dataset): Float64Array {

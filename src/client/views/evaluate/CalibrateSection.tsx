@@ -8,6 +8,7 @@ import { EvalSection, useSectionRun } from './EvalSection';
 import { ModelChecks } from './ModelChecks';
 import {
   CURVE_MODELS,
+  DEFAULT_CALIBRATE,
   DEFAULT_SIZES,
   parseInteger,
   parseShare,
@@ -47,10 +48,13 @@ function CalibrateResults({ result }: { result: CalibrateResult }) {
 export function CalibrateSection({ ds, fitSettings, busy }: SectionProps) {
   const [models, setModels] = useSavedState<ModelType[]>('calibrate.models', [...CURVE_MODELS]);
   const [sizes, setSizes] = useSavedState('calibrate.sizes', DEFAULT_SIZES);
-  const [draws, setDraws] = useSavedState('calibrate.draws', '3');
-  const [heldOut, setHeldOut] = useSavedState('calibrate.heldOut', '0.25');
-  const [seed, setSeed] = useSavedState('calibrate.seed', '1');
-  const [channel, setChannel] = useSavedState<'option' | 'binary'>('calibrate.channel', 'option');
+  const [draws, setDraws] = useSavedState('calibrate.draws', DEFAULT_CALIBRATE.draws);
+  const [heldOut, setHeldOut] = useSavedState('calibrate.heldOut', DEFAULT_CALIBRATE.heldOut);
+  const [seed, setSeed] = useSavedState('calibrate.seed', DEFAULT_CALIBRATE.seed);
+  const [channel, setChannel] = useSavedState<'option' | 'binary'>(
+    'calibrate.channel',
+    DEFAULT_CALIBRATE.channel,
+  );
   const run = useSectionRun(
     ds,
     'calibrate',

@@ -2,13 +2,24 @@
  * The Evaluate tab's defaults, as its text fields show them (from
  * core/defaults.ts, shared with the CLI), and the parsing of those fields.
  */
-import { CALIBRATE_SIZES, COMPRESS_BUDGETS, COMPRESS_TAU } from '../../../core/defaults';
+import {
+  CALIBRATE_DEFAULTS,
+  CALIBRATE_SIZES,
+  COMPRESS_BUDGETS,
+  COMPRESS_TAU,
+} from '../../../core/defaults';
 import type { ModelType } from '../../../core/model/types';
 
 export { CURVE_MODELS, CV_MODELS } from '../../../core/defaults';
 export const DEFAULT_BUDGETS = COMPRESS_BUDGETS.join(', ');
 export const DEFAULT_SIZES = CALIBRATE_SIZES.map((n) => (n === Infinity ? 'all' : n)).join(', ');
 export const DEFAULT_TAU = String(COMPRESS_TAU);
+export const DEFAULT_CALIBRATE = {
+  draws: String(CALIBRATE_DEFAULTS.draws),
+  heldOut: String(CALIBRATE_DEFAULTS.heldOut),
+  seed: String(CALIBRATE_DEFAULTS.seed),
+  channel: CALIBRATE_DEFAULTS.scoreChannel,
+};
 
 /** A whole number in [min, max] from a text field; throws a message naming the field. */
 export function parseInteger(text: string, name: string, min: number, max = Infinity): number {

@@ -19,6 +19,20 @@ export interface ShardPort {
 /** Below this many cells a single thread wins: messaging costs more than it saves. */
 export const MIN_CELLS_PER_THREAD = 20_000;
 
+/** The most threads a CPU engine spreads over by default. */
+export const MAX_THREADS = 8;
+
+/**
+ * Threads to spread a CPU engine (fused or wasm) over for `cells` cells: the
+ * `requested` count, else the `cores` up to MAX_THREADS, and no more than give
+ * each thread MIN_CELLS_PER_THREAD cells. 1 means run in one thread. The one
+ * choice the worker (the browser's cores) and the CLI (Node's) both make.
+ */
+export function threadsFor(cells: number, cores: number, requested?: number): number {
+  const want = requested ?? Math.min(MAX_THREADS, cores);
+  return Math.max(1, Math.min(want, Math.floor(cells / MIN_CELLS_PER_THREAD)));
+}
+
 /**
  * Cells per set-up message. A shard's cells go in batches, each sent when the
  * shard has taken the last, so only a batch (about 6 MB at 10 options) is ever
