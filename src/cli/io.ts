@@ -32,9 +32,13 @@ export async function loadData(
   });
   const skipped = new Set(ds.skipped?.map((s) => s.file));
   for (const w of ds.warnings) {
+    if (w.code === 'keycheck') continue;
     if (skipped.has(w.file) && ds.skipped?.some((s) => s.reason === w.message)) continue;
     process.stderr.write(`warning: ${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}\n`);
   }
+  // The key checks against the producer's own score: notes, once per file, not warnings.
+  for (const w of ds.warnings)
+    if (w.code === 'keycheck') process.stderr.write(`keys: ${w.file}: ${w.message}\n`);
   process.stderr.write(skippedReport(ds.skipped ?? []));
   for (const s of ds.sources)
     if (s.valueKind)

@@ -11,7 +11,25 @@ export function SummaryPanel({ data }: { data: LoadedData }) {
   const leak = s.leakage;
   // A skipped file's note is listed under "Skipped files", not again as a warning.
   const skipped = new Set(ds.skipped?.map((f) => `${f.file}\u0000${f.reason}`));
-  const warnings = ds.warnings.filter((w) => !skipped.has(`${w.file}\u0000${w.message}`));
+  // The key checks are listed once, under "Keys checked", not again as warnings (sessions
+  // saved before the 'keycheck' code carry them as 'other').
+  const isCheck = (w: (typeof ds.warnings)[number]) =>
+    w.code === 'keycheck' || w.message.startsWith('keys agree with ');
+  const warnings = ds.warnings.filter(
+    (w) => !isCheck(w) && !skipped.has(`${w.file}\u0000${w.message}`),
+  );
+  // One line per checked file: its note (the harness's names acc and acc_norm both).
+  const checkNotes = ds.warnings.filter(isCheck).map((w) => ({ file: w.file, note: w.message }));
+  const checks =
+    checkNotes.length > 0
+      ? checkNotes
+      : (s.producerChecks ?? []).map(({ file, check: c }) => ({
+          file,
+          note:
+            `keys agree with ${c.producer}'s ${c.metric} on ${fmtCount(c.agree)} of ` +
+            `${fmtCount(c.total)} records` +
+            (c.ties > 0 ? `; ${fmtCount(c.ties)} more differ only by a tie` : ''),
+        }));
   return (
     <section className="panel summary" aria-labelledby={`${id}-h`} data-testid="summary">
       <h2 id={`${id}-h`}>Loaded data</h2>
@@ -74,15 +92,13 @@ export function SummaryPanel({ data }: { data: LoadedData }) {
           ))}
         </ul>
       </details>
-      {s.producerChecks && s.producerChecks.length > 0 && (
+      {checks.length > 0 && (
         <details data-testid="producer-checks">
           <summary>Keys checked against the producer's own score</summary>
           <ul className="plain small">
-            {s.producerChecks.map(({ file, check: c }) => (
+            {checks.map(({ file, note }) => (
               <li key={file}>
-                {file}: keys agree with {c.producer}'s {c.metric} on {fmtCount(c.agree)} of{' '}
-                {fmtCount(c.total)} records
-                {c.ties > 0 ? `; ${fmtCount(c.ties)} more differ only by a tie` : ''}
+                {file}: {note}
               </li>
             ))}
           </ul>

@@ -369,7 +369,7 @@ class HarnessFileReader {
     const checked = [acc, accNorm].filter((c) => c !== null);
     builder.warn({
       file,
-      code: 'other',
+      code: checked.length > 0 ? 'keycheck' : 'other',
       message:
         checked.length > 0
           ? checked.map(checkNote).join('; ')

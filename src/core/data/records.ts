@@ -117,8 +117,9 @@ export class RecordSink {
       code: 'other',
       message: `${this.format}: took ${this.rows} records (${took})${
         drops.length ? `; dropped ${drops.join(', ')}` : ''
-      }${check ? `; ${checkNote(check)}` : ''}`,
+      }`,
     });
+    if (check) this.builder.warn({ file: this.file, code: 'keycheck', message: checkNote(check) });
     this.builder.addBlock(this.block, {
       file: this.file,
       format: this.format,

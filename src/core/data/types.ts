@@ -95,7 +95,12 @@ export interface SourceInfo {
 export interface LoadWarning {
   file: string;
   line?: number;
-  code: 'renormalised' | 'zero-mass-option' | 'leakage' | 'ignored-column' | 'other';
+  /**
+   * 'keycheck': the keys' agreement with the producer's own score (a note, not a
+   * caution): shown once, in the load summary's key-check list and the CLI's
+   * "keys:" lines, never among the warnings.
+   */
+  code: 'renormalised' | 'zero-mass-option' | 'leakage' | 'ignored-column' | 'keycheck' | 'other';
   message: string;
   /** How many cells or rows this warning stands for (warnings are aggregated). */
   count?: number;
