@@ -342,17 +342,20 @@ export function openCompassPpl(c: Cells): AnyFile[] {
     const doc: Record<string, unknown> = {};
     c.items.forEach((it, i) => {
       const s: Record<string, unknown> = {};
-      it.options.forEach((o, k) => {
+      const ppl = it.options.map((o, k) => {
         const input = `${it.question}\nAnswer: ${o}`;
         const ll = -3 + Math.log(c.p[j][i][k]); // the question's share is common to every option
+        const PPL = -ll / (bytes(input) / 4);
         s[`label: ${L[k]}`] = {
           'testing input': input,
           prompt: input,
-          PPL: -ll / (bytes(input) / 4),
+          PPL,
           BPB: -ll / bytes(input),
         };
+        return PPL;
       });
-      s.prediction = L[c.p[j][i].indexOf(Math.max(...c.p[j][i]))];
+      // As OpenCompass's PPLInferencer writes it: the label with the lowest PPL, the first on a tie.
+      s.prediction = L[ppl.indexOf(Math.min(...ppl))];
       s.gold = L[it.key];
       doc[String(i)] = s;
     });
