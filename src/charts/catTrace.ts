@@ -58,7 +58,6 @@ export function catTraceChart(data: CatTraceData, opts: ChartOptions = {}): SVGS
     axisLeft(y).ticks(6),
     'Items given',
     'Ability θ (±SE)',
-    { yLabelX: -36 },
   );
 
   f.plot

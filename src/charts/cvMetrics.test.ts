@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { bestByMetric, cvMetricsChart, type CvMetricsData } from './cvMetrics';
+import { bestByMetric, cvMetricsChart, zoomedDomain, type CvMetricsData } from './cvMetrics';
 import { count, roundedSvg } from './testing';
 
 const data: CvMetricsData = {
@@ -49,7 +49,7 @@ describe('cvMetricsChart', () => {
     expect(titled.querySelector('.cv-legend')?.textContent).toContain('whisker');
   });
 
-  it('draws one panel per metric and one bar per finite cell', () => {
+  it('draws one panel per metric and one dot per finite cell', () => {
     expect(count(svg, 'g.panel')).toBe(2);
     expect(count(svg, 'g.cv-bar')).toBe(5);
     expect(count(svg, 'g.cv-bar .whisker')).toBe(4);
@@ -60,14 +60,37 @@ describe('cvMetricsChart', () => {
     ).toBe('Binary log-loss ↓');
   });
 
-  it('scales bars within a panel by their means', () => {
-    const w = (m: string) =>
+  it('places dots by their means on an axis zoomed to the values, so 0.01 apart is visible', () => {
+    const cx = (m: string, metric: string) =>
       Number(
         svg
-          .querySelector(`g.cv-bar[data-model="${m}"][data-metric="binaryLogLoss"] rect`)!
-          .getAttribute('width'),
+          .querySelector(`g.cv-bar[data-model="${m}"][data-metric="${metric}"] circle.dot`)!
+          .getAttribute('cx'),
       );
-    expect(w('nrm-soft') / w('llmnrm')).toBeCloseTo(0.31 / 0.35, 9);
+    // Option accuracy 0.876 vs 0.86 (0.016 apart) spans a good part of a ≥ 176 px panel.
+    expect(cx('llmnrm', 'optionAcc') - cx('2pl', 'optionAcc')).toBeGreaterThan(40);
+    // Lower log-loss further left.
+    expect(cx('nrm-soft', 'binaryLogLoss')).toBeLessThan(cx('llmnrm', 'binaryLogLoss'));
+    const [lo, hi] = zoomedDomain(data.cells.filter((c) => c.metric === 'optionAcc'));
+    expect(lo).toBeGreaterThan(0.8);
+    expect(hi).toBeLessThan(0.95);
+    expect(svg.querySelector('.cv-legend')?.textContent).toContain('not from 0');
+  });
+
+  it('wraps a long axis title over two lines within its panel', () => {
+    const long = cvMetricsChart(
+      {
+        ...data,
+        metrics: [0, 1, 2, 3].map((k) => ({
+          ...data.metrics[0],
+          key: `m${k}`,
+          unit: 'argmax = observed argmax (share of held-out cells)',
+        })),
+      },
+      { document },
+    );
+    for (const t of long.querySelectorAll('g.panel .axis-label'))
+      expect(t.querySelectorAll('tspan')).toHaveLength(2);
   });
 
   it('matches the snapshot', () => {

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { externalScatterChart } from './externalScatter';
+import { labelWidth } from './frame';
+import { box, externalScatterChart, placeLabels } from './externalScatter';
 import { count, roundedSvg } from './testing';
 
 const data = {
@@ -51,5 +52,28 @@ describe('externalScatterChart', () => {
 
   it('matches the snapshot', () => {
     expect(roundedSvg(svg)).toMatchSnapshot();
+  });
+});
+
+describe('placeLabels', () => {
+  it('labels crowded points without two labels meeting, and drops what fits nowhere', () => {
+    const points = Array.from({ length: 12 }, (_, k) => ({
+      x: 300 + (k % 3) * 4,
+      y: 100 + k * 3,
+      text: `Model-${k}-Instruct`,
+    }));
+    const placed = placeLabels(points, [], box(0, 0, 600, 300));
+    expect(placed.length).toBeGreaterThan(1);
+    expect(placed.length).toBeLessThan(points.length);
+    const boxes = placed.map((l) => {
+      const w = labelWidth(l.text, 12);
+      const x0 = l.anchor === 'start' ? l.x : l.anchor === 'end' ? l.x - w : l.x - w / 2;
+      return { x0, x1: x0 + w, y0: l.y - 7.2, y1: l.y + 7.2 };
+    });
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i], boxes[j]];
+        expect(a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1).toBe(false);
+      }
   });
 });

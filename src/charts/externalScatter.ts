@@ -1,5 +1,5 @@
 import { axisBottom, axisLeft, scaleLinear } from 'd3';
-import { createFrame, drawXYAxes, fmt, truncate } from './frame';
+import { createFrame, drawXYAxes, fmt, labelWidth, truncate } from './frame';
 import { drawLegend } from './palette';
 import { finiteExtent, seriesColor } from './series';
 import type { ChartOptions } from './types';
@@ -30,7 +30,7 @@ export interface ExternalScatterData {
 /**
  * External validity (paper Table 2) as a scatter: θ of each matched LLM
  * against its external score, one colour per fit; the first fit's points are
- * labelled with the LLM's name.
+ * labelled with the LLM's name where the name fits (placeLabels).
  */
 export function externalScatterChart(
   data: ExternalScatterData,
@@ -90,20 +90,38 @@ export function externalScatterChart(
       pt.append('title').text(
         `${p.label}: ${data.xLabel} ${fmt(p.x, 1)}, θ (${s.name}) ${fmt(p.y)}`,
       );
-      // Labels of points near the right edge go to their left, inside the plot.
-      const left = x(p.x) > f.innerWidth * 0.75;
-      if (i === 0)
-        g.append('text')
-          .attr('class', 'point-label')
-          .attr('x', x(p.x) + (left ? -6 : 6))
-          .attr('text-anchor', left ? 'end' : 'start')
-          .attr('y', y(p.y))
-          .attr('dy', '0.32em')
-          .attr('fill', 'currentColor')
-          .attr('font-size', 10)
-          .text(truncate(p.label, 18));
     }
   });
+
+  // The first fit's points get their LLM's name where it fits: beside, above or below
+  // the point, clear of every other label and point and inside the plot (greedy, in
+  // order of the point's distance from the centre, so the extremes are labelled
+  // first). A name that fits nowhere is left to the point's tooltip.
+  const first = data.series[0]?.points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
+  if (first?.length) {
+    const pts = data.series.flatMap((s) =>
+      s.points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y)),
+    );
+    const dots = pts.map((p) => box(x(p.x) - 5, y(p.y) - 5, 10, 10));
+    const placed = placeLabels(
+      first.map((p) => ({ x: x(p.x), y: y(p.y), text: truncate(p.label, 18) })),
+      dots,
+      // The plot, and a little of the margins (not the legend's or the axes' labels).
+      box(-4, -10, f.innerWidth + f.margin.right - 2, f.innerHeight + 6),
+    );
+    const labels = f.plot.append('g').attr('class', 'point-labels');
+    for (const l of placed)
+      labels
+        .append('text')
+        .attr('class', 'point-label')
+        .attr('x', l.x)
+        .attr('y', l.y)
+        .attr('text-anchor', l.anchor)
+        .attr('dy', '0.32em')
+        .attr('fill', 'currentColor')
+        .attr('font-size', LABEL_SIZE)
+        .text(l.text);
+  }
 
   drawLegend(
     f.plot,
@@ -117,4 +135,72 @@ export function externalScatterChart(
     { maxChars: 40 },
   );
   return f.svg.node()!;
+}
+
+/** Point labels' font size (px). */
+const LABEL_SIZE = 12;
+
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+export const box = (x: number, y: number, w: number, h: number): Box => ({
+  x0: x,
+  y0: y,
+  x1: x + w,
+  y1: y + h,
+});
+const meets = (a: Box, b: Box) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+
+export interface PlacedLabel {
+  text: string;
+  x: number;
+  y: number;
+  anchor: 'start' | 'end' | 'middle';
+}
+
+/**
+ * Greedy label placement: each point (most extreme first) tries right, left,
+ * above and below; the first spot whose box stays inside `bounds` and
+ * meets no placed label and no other point's dot wins; none: no label.
+ */
+export function placeLabels(
+  points: { x: number; y: number; text: string }[],
+  dots: Box[],
+  bounds: Box,
+): PlacedLabel[] {
+  const cx = (bounds.x0 + bounds.x1) / 2;
+  const cy = (bounds.y0 + bounds.y1) / 2;
+  const order = points
+    .map((p, k) => ({ p, k, d: Math.hypot(p.x - cx, p.y - cy) }))
+    .sort((a, b) => b.d - a.d);
+  const taken: Box[] = [];
+  const out: PlacedLabel[] = [];
+  const h = LABEL_SIZE * 1.2;
+  for (const { p, k } of order) {
+    const w = labelWidth(p.text, LABEL_SIZE);
+    const spots: [PlacedLabel, Box][] = [
+      [{ text: p.text, x: p.x + 7, y: p.y, anchor: 'start' }, box(p.x + 7, p.y - h / 2, w, h)],
+      [{ text: p.text, x: p.x - 7, y: p.y, anchor: 'end' }, box(p.x - 7 - w, p.y - h / 2, w, h)],
+      [
+        { text: p.text, x: p.x, y: p.y - 13, anchor: 'middle' },
+        box(p.x - w / 2, p.y - 13 - h / 2, w, h),
+      ],
+      [
+        { text: p.text, x: p.x, y: p.y + 13, anchor: 'middle' },
+        box(p.x - w / 2, p.y + 13 - h / 2, w, h),
+      ],
+    ];
+    for (const [label, b] of spots) {
+      if (b.x0 < bounds.x0 || b.y0 < bounds.y0 || b.x1 > bounds.x1 || b.y1 > bounds.y1) continue;
+      if (taken.some((t) => meets(t, b))) continue;
+      if (dots.some((d, q) => q !== k && meets(d, b))) continue;
+      taken.push(b);
+      out.push(label);
+      break;
+    }
+  }
+  return out;
 }

@@ -118,8 +118,95 @@ export function axisLabel(parent: Parent, text: string, x: number, y: number, ro
 }
 
 /**
+ * Estimated width in px of a label at `size` (detached nodes cannot be
+ * measured). Per-character advances of DejaVu Sans, the widest of the usual
+ * sans fonts (digits 0.64 em, '.' and ',' 0.32 em, '−' 0.84 em), so the
+ * estimate errs wide.
+ */
+export function labelWidth(text: string, size = FONT_SIZE): number {
+  let em = 0;
+  for (const ch of text)
+    em += /[.,:;|' ]/.test(ch) ? 0.32 : ch === '−' ? 0.84 : /[0-9]/.test(ch) ? 0.64 : 0.62;
+  return em * size;
+}
+
+/** d3's tick size and padding: a tick label ends this far left of the axis line. */
+const TICK_ROOM = 9;
+
+/**
+ * Draws a y axis's rotated title clear of its tick labels (read from `axis`,
+ * the drawn axis group): the title's baseline sits 5 px beyond the widest
+ * label. When that does not fit in the left margin the whole chart is widened
+ * on the left (its plot, scales and everything drawn in it stay as they are),
+ * so the title neither overlaps the labels nor leaves the svg.
+ */
+export function yAxisTitle(f: Frame, axis: G, text: string): void {
+  const labels = axis
+    .selectAll<SVGTextElement, unknown>('.tick text')
+    .nodes()
+    .map((n) => n.textContent ?? '');
+  const widest = Math.max(0, ...labels.map((l) => labelWidth(l)));
+  // The rotated title's glyphs reach ~3 px right of its baseline and ~9 px left.
+  const x = -(TICK_ROOM + widest + 5 + 3);
+  ensureLeftRoom(f, -x + 10);
+  axisLabel(f.plot, text, x, f.innerHeight / 2, true);
+}
+
+/**
+ * Widens the chart on the left so that its left margin is at least `left`
+ * (the plot moves right, nothing in it changes).
+ */
+export function ensureLeftRoom(f: Frame, left: number): void {
+  const extra = Math.ceil(left - f.margin.left);
+  if (extra <= 0) return;
+  f.margin.left += extra;
+  f.width += extra;
+  f.svg.attr('width', f.width).attr('viewBox', `0 0 ${f.width} ${f.height}`);
+  f.plot.attr('transform', `translate(${f.margin.left},${f.margin.top})`);
+}
+
+/**
+ * A tick format for values that may be tiny: when the largest |tick| is below
+ * 0.01 the labels are the values times 10^k (k chosen so they read 1–999),
+ * and `unit` names the factor for the axis title (" (×10⁻⁴)"), instead of
+ * seven-character labels like "0.00014". Otherwise d3's format for the ticks.
+ */
+export function scaledTickFormat(ticks: number[]): {
+  format: (v: number) => string;
+  unit: string;
+} {
+  const big = Math.max(0, ...ticks.map((t) => Math.abs(t)));
+  if (!(big > 0) || big >= 0.01) {
+    const step = ticks.length > 1 ? Math.abs(ticks[1] - ticks[0]) : big || 1;
+    const d = Math.max(0, Math.min(6, -Math.floor(Math.log10(step) + 1e-9)));
+    return { format: (v) => fmt(v, d), unit: '' };
+  }
+  const k = Math.floor(Math.log10(big));
+  const f = 10 ** -k;
+  const step = ticks.length > 1 ? Math.abs(ticks[1] - ticks[0]) * f : 1;
+  const d = Math.max(0, Math.min(3, -Math.floor(Math.log10(step) + 1e-9)));
+  return { format: (v) => fmt(v * f, d), unit: ` (×10${superscript(k)})` };
+}
+
+const SUPERSCRIPT: Record<string, string> = {
+  '-': '⁻',
+  '0': '⁰',
+  '1': '¹',
+  '2': '²',
+  '3': '³',
+  '4': '⁴',
+  '5': '⁵',
+  '6': '⁶',
+  '7': '⁷',
+  '8': '⁸',
+  '9': '⁹',
+};
+const superscript = (k: number) => [...String(k)].map((c) => SUPERSCRIPT[c] ?? c).join('');
+
+/**
  * The x axis below the plot and the y axis on its left, each with its title
- * (`xLabelY` below the plot, `yLabelX` left of it).
+ * (`xLabelY` below the plot; the y title clear of the widest tick label, or
+ * at `yLabelX` when given).
  */
 export function drawXYAxes<X extends AxisDomain, Y extends AxisDomain>(
   f: Frame,
@@ -127,12 +214,13 @@ export function drawXYAxes<X extends AxisDomain, Y extends AxisDomain>(
   yAxis: Axis<Y>,
   xLabel: string,
   yLabel: string,
-  { xLabelY = 32, yLabelX = -38 } = {},
+  { xLabelY = 32, yLabelX }: { xLabelY?: number; yLabelX?: number } = {},
 ): void {
   drawAxis(f.plot, xAxis, `translate(0,${f.innerHeight})`);
-  drawAxis(f.plot, yAxis);
+  const yg = drawAxis(f.plot, yAxis);
   axisLabel(f.plot, xLabel, f.innerWidth / 2, f.innerHeight + xLabelY);
-  axisLabel(f.plot, yLabel, yLabelX, f.innerHeight / 2, true);
+  if (yLabelX === undefined) yAxisTitle(f, yg, yLabel);
+  else axisLabel(f.plot, yLabel, yLabelX, f.innerHeight / 2, true);
 }
 
 /** A horizontal reference line across the plot at `y`, dashed. */

@@ -8,8 +8,16 @@ import {
   scaleDiverging,
   scaleLinear,
 } from 'd3';
-import { axisLabel, createFrame, drawAxis, fmt, labelMargin, truncate } from './frame';
+import { axisLabel, createFrame, drawAxis, fmt, labelMargin, MUTED, truncate } from './frame';
+
 import type { ChartOptions } from './types';
+
+/** A small magnitude in two significant digits ('3.1e−6', '0.12'). */
+const fmtSmall = (v: number) =>
+  (v !== 0 && Math.abs(v) < 0.001 ? v.toExponential(1) : String(+v.toPrecision(2))).replace(
+    '-',
+    '−',
+  );
 
 export interface HeatmapData {
   rows: string[];
@@ -22,32 +30,62 @@ export interface HeatmapData {
   /** Axis titles: what the rows and the columns are. */
   rowTitle?: string;
   colTitle?: string;
+  /**
+   * The colour scale's smallest half-span, in the values' units (default
+   * DEFAULT_MIN_EXTENT): values far inside it look neutral, so a map of
+   * ±0.000003 (ρ with the fallback gate shut) is white, not the full scale.
+   */
+  minExtent?: number;
 }
 
-/** Largest |value| over finite cells (1 when there are none or all are 0), for a symmetric scale. */
-export function symmetricExtent(values: number[][]): number {
+/**
+ * Default smallest half-span: 0.5 logits, the shift that moves a probability
+ * of 0.5 to 0.62. The δ and ρ maps are logits; a smaller largest value gets
+ * pale colours, and a note says how small the values are.
+ */
+export const DEFAULT_MIN_EXTENT = 0.5;
+
+/**
+ * Largest |value| over finite cells, at least `minExtent` (1 when there are
+ * none or all are 0 and no minimum is given), for a symmetric scale.
+ */
+export function symmetricExtent(values: number[][], minExtent = 0): number {
   const m = max(values.flat().filter(Number.isFinite), (v) => Math.abs(v)) ?? 0;
-  return m > 0 ? m : 1;
+  const e = Math.max(m, minExtent);
+  return e > 0 ? e : 1;
 }
+
+/** Largest |value| over finite cells (0 when none). */
+const largest = (values: number[][]) =>
+  max(values.flat().filter(Number.isFinite), (v) => Math.abs(v)) ?? 0;
 
 const CELL = 14;
 const LEGEND_STEPS = 24;
 const MISSING = '#ddd';
 
 /**
- * Diverging heatmap (RdBu, symmetric around 0) for per-LLM δ and ρ by option
- * position. The colour legend is drawn as discrete steps rather than a
+ * Diverging heatmap (RdBu, symmetric around 0, at least ±minExtent) for
+ * per-LLM δ and ρ by option position. The colour legend is drawn as discrete steps rather than a
  * gradient so the chart needs no document-unique ids.
  */
 export function heatmapChart(data: HeatmapData, opts: ChartOptions = {}): SVGSVGElement {
-  const margin = { top: 44, right: 96, bottom: 12, left: labelMargin(data.rows) + 16 };
+  const minExtent = data.minExtent ?? DEFAULT_MIN_EXTENT;
+  const big = largest(data.values);
+  // A note under the map when every value is inside the scale's minimum span.
+  const small = big < minExtent;
+  const margin = {
+    top: 44,
+    right: 96,
+    bottom: small ? 30 : 12,
+    left: labelMargin(data.rows) + 16,
+  };
   const f = createFrame(opts, {
     width: 480,
     height: margin.top + margin.bottom + Math.max(1, data.rows.length) * CELL,
     title: data.title,
     margin,
   });
-  const m = symmetricExtent(data.values);
+  const m = symmetricExtent(data.values, minExtent);
   const color = scaleDiverging(interpolateRdBu).domain([-m, 0, m]);
   const x = scaleBand<number>()
     .domain(data.cols.map((_, i) => i))
@@ -117,6 +155,18 @@ export function heatmapChart(data: HeatmapData, opts: ChartOptions = {}): SVGSVG
     .attr('y', -10)
     .attr('fill', 'currentColor')
     .text(data.legendTitle ?? 'value');
+  if (small)
+    f.plot
+      .append('text')
+      .attr('class', 'scale-note')
+      .attr('x', 0)
+      .attr('y', f.innerHeight + 18)
+      .attr('fill', MUTED)
+      .text(
+        big === 0
+          ? `All values are 0 (colour scale ±${fmtSmall(m)}).`
+          : `All |values| ≤ ${fmtSmall(big)}: near 0 on this ±${fmtSmall(m)} scale.`,
+      );
   axisLabel(f.plot, data.colTitle ?? 'column', f.innerWidth / 2, -28);
   axisLabel(f.plot, data.rowTitle ?? 'row', -f.margin.left + 12, f.innerHeight / 2, true);
   return f.svg.node()!;

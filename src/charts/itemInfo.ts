@@ -1,5 +1,5 @@
 import { area, axisBottom, axisLeft, extent, line, max, min, scaleLinear } from 'd3';
-import { createFrame, drawXYAxes, fmt } from './frame';
+import { createFrame, drawXYAxes, fmt, scaledTickFormat } from './frame';
 import { drawLegend } from './palette';
 import type { ChartOptions } from './types';
 
@@ -50,7 +50,17 @@ export function itemInfoChart(data: ItemInfoData, opts: ChartOptions = {}): SVGS
     .nice()
     .range([f.innerHeight, 0]);
 
-  drawXYAxes(f, axisBottom(x).ticks(8), axisLeft(y).ticks(5), 'Ability θ', 'Fisher information');
+  // Tiny information (a flat item): ticks scaled by a power of ten named in the title.
+  const yt = scaledTickFormat(y.ticks(5));
+  drawXYAxes(
+    f,
+    axisBottom(x).ticks(8),
+    axisLeft(y)
+      .ticks(5)
+      .tickFormat((v) => yt.format(+v)),
+    'Ability θ',
+    `Fisher information${yt.unit}`,
+  );
 
   const layers = [
     { key: 'binary', label: 'Binary correctness', color: BINARY_COLOR },

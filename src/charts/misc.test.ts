@@ -50,6 +50,22 @@ describe('heatmapChart', () => {
     );
   });
 
+  it('keeps tiny values neutral: the scale spans at least ±0.5 and a note gives their size', () => {
+    expect(symmetricExtent([[3e-6, -2e-6]], 0.5)).toBe(0.5);
+    expect(symmetricExtent([[0.8, -2e-6]], 0.5)).toBe(0.8);
+    const shut = heatmapChart(
+      { ...data, values: data.values.map((r) => r.map((v) => v * 3e-6)), title: 'Fallback ρ' },
+      { document },
+    );
+    const fill = shut.querySelector('rect[data-row="beta"][data-col="A"]')!.getAttribute('fill');
+    // −3e-6 on a ±0.5 scale: the colour at 0.5 − 3e-6, white to the eye (was the darkest blue).
+    expect(fill).toBe(interpolateRdBu(0.5 - 3e-6));
+    expect(shut.querySelector('.scale-note')?.textContent).toBe(
+      'All |values| ≤ 3.0e−6: near 0 on this ±0.5 scale.',
+    );
+    expect(svg.querySelector('.scale-note')).toBeNull();
+  });
+
   it('matches the snapshot', () => {
     expect(roundedSvg(svg)).toMatchSnapshot();
   });

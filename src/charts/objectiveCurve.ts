@@ -1,5 +1,5 @@
 import { axisBottom, axisLeft, extent, line, scaleLinear } from 'd3';
-import { axisLabel, createFrame, drawAxis, fmt } from './frame';
+import { axisLabel, createFrame, drawAxis, fmt, yAxisTitle } from './frame';
 import type { ChartOptions } from './types';
 
 export interface ObjectivePoint {
@@ -54,9 +54,12 @@ export function objectiveCurveChart(
     .range([f.innerHeight, 0]);
   if (axes) {
     drawAxis(f.plot, axisBottom(x).ticks(4), `translate(0,${f.innerHeight})`);
-    drawAxis(f.plot, axisLeft(y).ticks(3));
+    // Objectives are in the thousands and move by fractions late in a fit: decimals only
+    // where the span needs them (",~f"), and the title clear of the widest label.
+    const yt = y.ticks(3);
+    const yg = drawAxis(f.plot, axisLeft(y).tickValues(yt).tickFormat(y.tickFormat(3, ',~f')));
     axisLabel(f.plot, 'Optimiser step', f.innerWidth / 2, f.innerHeight + 30);
-    axisLabel(f.plot, 'Objective', -48, f.innerHeight / 2, true);
+    yAxisTitle(f, yg, 'Objective');
   }
   f.plot
     .append('path')

@@ -72,6 +72,24 @@ export function FitPanel({
   return (
     <section className="panel" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Fit</h2>
+      {/* Above the settings and sticky at the top: always reachable, and on first view it
+          covers none of the fields (at the bottom it hid Optimiser and Mode at 1440 × 900). */}
+      <div className="fit-actions" data-testid="fit-actions">
+        <div className="row">
+          <button
+            type="button"
+            className="primary"
+            onClick={onFit}
+            disabled={!canFit || priorError !== null}
+          >
+            Fit
+          </button>
+          <button type="button" onClick={onCancel} disabled={!running}>
+            Cancel
+          </button>
+        </div>
+        {running && <FitProgressView running={running} />}
+      </div>
       <div className="form-grid">
         <Field label="Model">
           <select value={s.model} onChange={(e) => set('model', e.target.value as ModelType)}>
@@ -149,22 +167,6 @@ export function FitPanel({
         onChange={(p) => set('prior', p)}
         onValidity={onPriorError}
       />
-      <div className="fit-actions" data-testid="fit-actions">
-        <div className="row">
-          <button
-            type="button"
-            className="primary"
-            onClick={onFit}
-            disabled={!canFit || priorError !== null}
-          >
-            Fit
-          </button>
-          <button type="button" onClick={onCancel} disabled={!running}>
-            Cancel
-          </button>
-        </div>
-        {running && <FitProgressView running={running} />}
-      </div>
     </section>
   );
 }
