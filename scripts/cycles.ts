@@ -22,9 +22,6 @@ const ALLOWED: string[][] = [
   ['core/fit/fit.ts', 'core/fit/strength.ts'],
   // Types: each file names the other's result types.
   ['core/fit/uncertainty.ts', 'core/fit/uncertaintyOut.ts'],
-  // Types: types.ts names optim's StopReason, optim calls blocks, blocks names
-  // optim's options and pose's Posed, pose and blocks name FitSettings.
-  ['core/fit/blocks.ts', 'core/fit/optim.ts', 'core/fit/pose.ts', 'core/fit/types.ts'],
   // The gate form (work in progress): gate, params and types name each other.
   ['core/model/gate.ts', 'core/model/params.ts', 'core/model/types.ts'],
 ];

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyBlocks,
-  blockCurvature,
-  jacobiEigen,
-  nominalBlockPlan,
-  probeBlocks,
-  type BlockPlan,
-} from './blocks';
+import { applyBlocks, type BlockPlan } from './blockInverse';
+import { blockCurvature, jacobiEigen, nominalBlockPlan, probeBlocks } from './blocks';
 import { lbfgs, type Objective } from './optim';
 import { pose } from './pose';
 import { simulateNominal } from '../model/simulate';

@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { harnessFiles, longFiles, wideFiles, type TextFile } from '../../../test/support/data/formats';
+import {
+  harnessFiles,
+  longFiles,
+  wideFiles,
+  type TextFile,
+} from '../../../test/support/data/formats';
 import type { Spec } from '../../../test/support/data/spec';
 import { loadDataset } from '../data/load';
-import { cellsOf, harnessJsonl, harnessParquet, wideCsvLike } from '../../../test/support/data/harnessFiles';
+import {
+  cellsOf,
+  harnessJsonl,
+  harnessParquet,
+  wideCsvLike,
+} from '../../../test/support/data/harnessFiles';
 import {
   helmState,
   inspectEval,
@@ -110,7 +120,7 @@ describe('the same cells under other names and in another order give the same fi
       // fit, in the data's own order, converges to GTOL: θ agrees to ~1e-5 (types.ts).
       expect(Math.abs(l.theta - theta.get(ds.llmIds[llms[a]])!), l.id).toBeLessThan(1e-4),
     );
-  }, 120_000);
+  }, 300_000);
 });
 
 const loadAny = (fs: AnyFile[]) =>

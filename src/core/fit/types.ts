@@ -1,7 +1,7 @@
 import type { EngineChoice, EngineName } from '../engines/types';
 import type { PriorOverride, PriorScale } from '../model/hprior';
 import type { Mode } from '../model/params';
-import type { StopReason } from './optim';
+import type { StopReason } from './optim/types';
 import type { ModelType } from '../model/types';
 import type { GateForm } from '../model/gate';
 
