@@ -285,7 +285,13 @@ function duplicateFlags(
  * intact items flagged per seed, 0 high. Real-like hand-formula simulations
  * (flags.test.ts's generator, 5% swapped; 18 × 345 seeds 11–13, 60 × 300 seed
  * 14): recall 66 of 66, intact 0–4 flagged per set, 0 high; flags.test.ts
- * checks seed 31 (17 of 17, 0 of 293 high). The rule before (a slope gap, ≥ 1
+ * checks seed 31 (17 of 17, 0 of 293 high). Weaker where items are hard and
+ * cells soft: simulateNominal 60 × 300, concentration 100, 15 keys swapped
+ * (seeds 41, 42; median accuracy about 0.5) gives recall 11 and 13 of 15, 5
+ * and 4 of 285 intact items flagged; the misses are swaps whose true key the
+ * strongest LLMs barely prefer, or do not (gain 0.3–3.0 nats, or the top
+ * third split). minKeyGain 2 or 1.5 recovers one more there and flags 1–3 more
+ * intact real items per set (demo 3, 4-order set 20–21). The rule before (a slope gap, ≥ 1
  * LLM, the gate's refit) flagged 8 of the demo's items (3 of 285 high) and
  * 56 of 1,380 (15 of 1,129 high), with recall 43 of 51 on the swapped demo.
  * Without data the cells are the model's predictions at the calibration LLMs' θ.
