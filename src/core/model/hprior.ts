@@ -69,7 +69,7 @@ export function specsAt(
   return out;
 }
 
-/** User-fixed prior scales (sd), by group; the rest are learnt. */
+/** User-fixed prior scales (sd), by group; the rest are λ · r_g at the chosen strength. */
 export type PriorOverride = Partial<Record<PriorGroup, number>>;
 
 /** What one group's prior was at the end of a fit: what fit.json and the UI report. */

@@ -24,11 +24,14 @@ import {
  *   θ = 0, so moving along them changes the cross-entropy slightly; the
  *   constraints then pick one point of a nearly flat valley (they are an
  *   identification choice, not a free lunch). Every parameter group then gets
- *   a hierarchical prior N(μ, σ²) whose σ is learnt from the data (type-II
- *   MAP, `hprior.ts`): option slopes a, intercepts c, log s, δ, ρ; for binary
- *   models slope, d, logit g, logit u (with a learnt mean). A user may fix any
- *   group's σ (`PriorOverride`). 1PL gets a shared free slope with a weak
- *   N(0, 30²).
+ *   a prior N(μ_g, σ_g²) with σ_g = λ · r_g (`hprior.ts`): a fixed reference
+ *   shape r times one prior strength λ, which is not learnt with the
+ *   parameters (no type-II MAP or evidence loop) but chosen per data set and
+ *   model by cross-validated held-out likelihood on the training cells
+ *   (`fit/strength.ts`, docs/priors.md). The groups: option slopes a,
+ *   intercepts c, log s, δ, ρ; for binary models slope, d, logit g, logit u
+ *   (with their reference means). A user may fix any group's σ
+ *   (`PriorOverride`). 1PL gets a shared free slope with a weak N(0, 30²).
  * - `score`: item and global parameters are held fixed (a saved bank); each
  *   LLM's θ ~ N(0, 1) and its own s, δ, ρ are estimated with log s ~ N(0, 1),
  *   δ ~ N(0, 2²), ρ ~ N(0, 5²), so that one LLM on a few items stays finite.
@@ -60,7 +63,7 @@ export interface Parameterisation {
   };
   /** The default mode's prior groups (empty in other modes). */
   groups: readonly GroupSlots[];
-  /** The priors in force for those groups; the evidence loop updates them between fits. */
+  /** The priors in force for those groups; the strength search sets them to each λ it tries. */
   priors: PriorSpecs;
   /**
    * Diagonal prior precision per natural slot in local coordinates (θ, log s,

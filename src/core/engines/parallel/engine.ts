@@ -94,8 +94,10 @@ export async function createParallelFusedEngine(
       if (m.type !== want) throw new Error(`shard ${s}: '${m.type}', expected '${want}'`);
       return m;
     });
-  // Whether every shard has a float32 path (each reports it when ready).
+  // Whether every shard has a float32 path, and why any fell back to the JS loop
+  // (each reports both when ready).
   let float32 = true;
+  const fallbacks = new Set<string>();
   const load = async (s: number) => {
     const [from, to] = ranges[s];
     const port = ports[s];
@@ -113,6 +115,7 @@ export async function createParallelFusedEngine(
     port.post({ type: 'finish' }, []);
     const ready = await reply(s, 'ready');
     float32 &&= ready.type === 'ready' && ready.float32 === true;
+    if (ready.type === 'ready' && ready.fallback) fallbacks.add(ready.fallback);
   };
   try {
     await Promise.all(ranges.map((_, s) => load(s)));
@@ -132,7 +135,7 @@ export async function createParallelFusedEngine(
     });
   return {
     name: kernel,
-    detail: `spread over ${ports.length} shard workers`,
+    detail: [`spread over ${ports.length} shard workers`, ...fallbacks].join('; '),
     float32,
     async evaluate(nat, grad, coarse = false) {
       const parts = await Promise.all(ports.map((p) => ask(p, nat, grad !== null, coarse)));

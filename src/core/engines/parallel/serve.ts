@@ -26,17 +26,22 @@ function fusedBuilder(problem: Problem): EvaluateBuilder {
   };
 }
 
-/** The shard's builder: the WASM kernel where asked for and it applies, else the JS loop. */
-async function open(
-  problem: Problem,
-  kernel: ShardKernel | undefined,
-): Promise<{ builder: EvaluateBuilder; float32: boolean }> {
-  if (kernel === 'wasm') {
-    // Falls back to the JS loop where the kernel does not apply or load.
-    const b = await wasmBuilderFor(problem);
-    if (typeof b !== 'string') return { builder: b, float32: wasmFloat32(problem) };
-  }
-  return { builder: fusedBuilder(problem), float32: false };
+/** A shard's builder, whether it has a float32 path, and why it fell back to the JS loop. */
+interface ShardBuild {
+  builder: EvaluateBuilder;
+  float32: boolean;
+  fallback?: string;
+}
+
+/**
+ * The shard's builder: the WASM kernel where asked for and it applies, else the
+ * JS loop, with the reason reported back (`ready`'s `fallback`).
+ */
+async function open(problem: Problem, kernel: ShardKernel | undefined): Promise<ShardBuild> {
+  if (kernel !== 'wasm') return { builder: fusedBuilder(problem), float32: false };
+  const b = await wasmBuilderFor(problem);
+  if (b.kind === 'wasm') return { builder: b.builder, float32: wasmFloat32(problem) };
+  return { builder: fusedBuilder(problem), float32: false, fallback: b.reason };
 }
 
 /**
@@ -48,7 +53,7 @@ async function open(
  */
 export function createShardServer(post: (msg: ShardReply, transfer: ArrayBuffer[]) => void) {
   let evaluate: Evaluate | null = null;
-  let build: { builder: EvaluateBuilder; float32: boolean } | null = null;
+  let build: ShardBuild | null = null;
   let setup: Promise<void> = Promise.resolve();
   const then = (work: () => Promise<void> | void) => {
     setup = setup
@@ -75,10 +80,10 @@ export function createShardServer(post: (msg: ShardReply, transfer: ArrayBuffer[
     }
     if (msg.type === 'finish') {
       return then(() => {
-        const { builder, float32 } = building();
+        const { builder, float32, fallback } = building();
         evaluate = builder.finish();
         build = null;
-        post({ type: 'ready', float32 }, []);
+        post({ type: 'ready', float32, ...(fallback ? { fallback } : {}) }, []);
       });
     }
     try {

@@ -66,8 +66,11 @@ export type ShardRequest =
 
 export type ShardReply =
   | { type: 'took' }
-  /** `float32`: the shard's evaluator has a float32 path (the WASM kernel loaded). */
-  | { type: 'ready'; float32?: boolean }
+  /**
+   * `float32`: the shard's evaluator has a float32 path (the WASM kernel loaded);
+   * `fallback`: why it runs the JS loop where the WASM kernel was asked for.
+   */
+  | { type: 'ready'; float32?: boolean; fallback?: string }
   | { type: 'result'; id: number; ce: number; grad: Float64Array | null }
   /** `id` 0: the set-up failed. */
   | { type: 'error'; id: number; message: string };

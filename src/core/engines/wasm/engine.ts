@@ -381,6 +381,13 @@ export async function createWasmNominal(
 }
 
 /**
+ * What runs a problem's cells: the WASM kernel's builder, or the JS fused loop
+ * with the reason (shown as the engine's detail, so a fallback is never silent).
+ */
+export type WasmBuild =
+  { kind: 'wasm'; builder: EvaluateBuilder } | { kind: 'fused'; reason: string };
+
+/**
  * The WASM kernel's builder for `problem` (whose cells' per-cell arrays need not
  * be there yet), or, where the kernel does not apply, why the JS fused loop runs
  * it instead. The kernel implements only the nominal family's 'option' channel
@@ -388,13 +395,20 @@ export async function createWasmNominal(
  * (held-out θ scoring) run the fused TypeScript loop. So does everything when the
  * runtime lacks WebAssembly SIMD or the data set does not fit a 32-bit memory.
  */
-export async function wasmBuilderFor(problem: Problem): Promise<EvaluateBuilder | string> {
+export async function wasmBuilderFor(problem: Problem): Promise<WasmBuild> {
   if (!wasmCovers(problem) || problem.kind !== 'nominal')
-    return 'the JS fused loop: the WASM kernel covers only the nominal option channel';
+    return {
+      kind: 'fused',
+      reason: 'the JS fused loop: the WASM kernel covers only the nominal option channel',
+    };
   try {
-    return await wasmNominalBuilder(problem.layout, problem.flags, problem.cells);
+    const builder = await wasmNominalBuilder(problem.layout, problem.flags, problem.cells);
+    return { kind: 'wasm', builder };
   } catch (e) {
-    return `the JS fused loop: WASM unavailable (${(e as Error).message})`;
+    return {
+      kind: 'fused',
+      reason: `the JS fused loop: WASM unavailable (${(e as Error).message})`,
+    };
   }
 }
 
@@ -403,10 +417,10 @@ export async function createWasmEvaluate(
   problem: Problem,
 ): Promise<{ evaluate: Evaluate; detail?: string; float32?: boolean }> {
   const b = await wasmBuilderFor(problem);
-  if (typeof b === 'string')
-    return { evaluate: (nat, grad) => evaluateFused(problem, nat, grad), detail: b };
-  b.fill(0, problem.cells);
-  return { evaluate: b.finish(), float32: wasmFloat32(problem) };
+  if (b.kind === 'fused')
+    return { evaluate: (nat, grad) => evaluateFused(problem, nat, grad), detail: b.reason };
+  b.builder.fill(0, problem.cells);
+  return { evaluate: b.builder.finish(), float32: wasmFloat32(problem) };
 }
 
 /**
