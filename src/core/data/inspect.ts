@@ -2,8 +2,8 @@
  * Inspect AI logs: `.eval` (a ZIP of `header.json` or, while running,
  * `_journal/start.json`, and `samples/<id>_epoch_<n>.json`) or one `.json`
  * document with `eval` and `samples`. Members are DEFLATE before Inspect
- * 0.3.206 and Zstandard (ZIP method 93) from it: fflate reads the ZIP, fzstd
- * the Zstandard members.
+ * 0.3.206 and Zstandard (ZIP method 93) from it: ./zip.ts reads the ZIP and
+ * inflates DEFLATE members, fzstd decodes the Zstandard ones.
  *
  * Option k's log-probability is the `top_logprobs` entry whose token, stripped,
  * is letter k (models emit " A"), at the first output position where the token
@@ -15,7 +15,6 @@
  * the letter the model wrote ("C" correct, "I" incorrect). Argmax = key must
  * agree with it on every sample but ties; the file is refused otherwise.
  */
-import { Unzip, UnzipInflate, UnzipPassThrough, unzipSync, type UnzipDecoder } from 'fflate';
 import { decompress as zstdDecompress } from 'fzstd';
 import type { DatasetBuilder } from './builder.ts';
 import { isRec, type Rec } from './harnessDoc.ts';
@@ -24,99 +23,100 @@ import { ProducerTally } from './producerCheck.ts';
 import { RecordSink } from './records.ts';
 import { labelIndex } from './values.ts';
 import { DataError, OPTION_LABELS, quoted } from './types.ts';
+import { entryData, Inflater, zipEntries, type ZipEntry } from './zip.ts';
 
-/** fflate decoder for ZIP method 93 (Zstandard): buffers the member, then decodes it. */
-class UnzipZstd implements UnzipDecoder {
-  static compression = 93;
-  ondata: UnzipDecoder['ondata'] = () => undefined;
-  private parts: Uint8Array[] = [];
-  push(chunk: Uint8Array, final: boolean): void {
-    this.parts.push(chunk);
-    if (!final) return;
-    const all = new Uint8Array(this.parts.reduce((t, p) => t + p.length, 0));
-    let at = 0;
-    for (const p of this.parts) all.set(p, (at += p.length) - p.length);
-    try {
-      this.ondata(null, new Uint8Array(zstdDecompress(all)), true);
-    } catch (e) {
-      this.ondata(Object.assign(e as Error, { code: 0 }), new Uint8Array(0), true);
-    }
-  }
+/** Writes a member's uncompressed bytes into `dest` (exactly its stated size). */
+function readMember(bytes: Uint8Array, e: ZipEntry, inflater: Inflater, dest: Uint8Array): void {
+  if (e.encrypted) throw new Error('encrypted');
+  const data = entryData(bytes, e);
+  if (e.method === 8) return inflater.inflate(data, dest);
+  let raw: Uint8Array;
+  if (e.method === 0) raw = data;
+  else if (e.method === 93) raw = zstdDecompress(data);
+  else throw new Error(`compression method ${e.method} is not supported`);
+  if (raw.length !== dest.length)
+    throw new Error(`${raw.length} bytes where ${dest.length} are stated`);
+  dest.set(raw);
 }
 
-/** JSON text of the members, by name, or null when a member needs the streaming path. */
-function unzipWhole(bytes: Uint8Array): Map<string, string> | null {
-  let zstd = false;
-  const members = unzipSync(bytes, {
-    filter: (f) => {
-      if (f.compression === 93) zstd = true;
-      return !zstd && f.name.endsWith('.json') && (f.compression === 0 || f.compression === 8);
-    },
-  });
-  if (zstd) return null;
-  const dec = new TextDecoder();
-  return new Map(Object.entries(members).map(([name, data]) => [name, dec.decode(data)]));
-}
+/** `samples/<id>_epoch_<n>.json`: n, or null for another name. */
+const sampleEpoch = (name: string) => {
+  const m = /^samples\/.*_epoch_(\d+)\.json$/.exec(name);
+  return m ? Number(m[1]) : null;
+};
 
-/** The JSON members of a ZIP, by name. */
-export function unzipJson(file: string, bytes: Uint8Array): Map<string, unknown> {
-  // DEFLATE logs (Inspect before 0.3.206) in one pass over the central directory, each
-  // member inflated into a buffer of its known size: fflate's streaming Unzip grows a
-  // buffer per member, which dominated logs of thousands of small samples.
-  let whole: Map<string, string> | null;
+/** Members' text per batch: one decode and one JSON.parse per batch, not per member. */
+const BATCH_BYTES = 1 << 24;
+
+/**
+ * The JSON members of a ZIP that `want` accepts (all `.json` members by default),
+ * by name. Only those members are decompressed. Members are inflated side by side
+ * into one buffer as the text of a JSON array (`[m1,m2,...]`) and parsed at once,
+ * in batches of about 16 MB: a log holds thousands of small samples, and a decode
+ * and a parse per member cost more than the parsing itself.
+ */
+export function unzipJson(
+  file: string,
+  bytes: Uint8Array,
+  want: (name: string) => boolean = (n) => n.endsWith('.json'),
+): Map<string, unknown> {
+  let entries: ZipEntry[];
   try {
-    whole = unzipWhole(bytes);
-  } catch {
-    whole = null; // the streaming path below names what is wrong
-  }
-  if (whole) {
-    const out = new Map<string, unknown>();
-    for (const [name, text] of whole) {
-      try {
-        out.set(name, JSON.parse(text));
-      } catch (e) {
-        throw new DataError(
-          `cannot read a member: ${name}: invalid JSON (${(e as Error).message})`,
-          file,
-        );
-      }
-    }
-    return out;
-  }
-  const out = new Map<string, unknown>();
-  const unzip = new Unzip();
-  unzip.register(UnzipInflate);
-  unzip.register(UnzipPassThrough);
-  unzip.register(UnzipZstd);
-  const dec = new TextDecoder();
-  let failure: Error | null = null;
-  unzip.onfile = (f) => {
-    if (!f.name.endsWith('.json')) return;
-    const parts: Uint8Array[] = [];
-    f.ondata = (err, data, final) => {
-      if (err) failure ??= new Error(`${f.name}: ${err.message}`);
-      else parts.push(data);
-      if (final && !err) {
-        const text = parts.map((p, n) => dec.decode(p, { stream: n < parts.length - 1 })).join('');
-        try {
-          out.set(f.name, JSON.parse(text));
-        } catch (e) {
-          failure ??= new Error(`${f.name}: invalid JSON (${(e as Error).message})`);
-        }
-      }
-    };
-    f.start();
-  };
-  try {
-    // fflate's Unzip recurses once per member within one push: a whole log of
-    // thousands of samples overflows the stack, so it is pushed in slices.
-    const SLICE = 1 << 16;
-    for (let at = 0; at < bytes.length || at === 0; at += SLICE)
-      unzip.push(bytes.subarray(at, at + SLICE), at + SLICE >= bytes.length);
+    entries = zipEntries(bytes);
   } catch (e) {
     throw new DataError(`cannot read the ZIP: ${(e as Error).message}`, file);
   }
-  if (failure) throw new DataError(`cannot read a member: ${(failure as Error).message}`, file);
+  const wanted = entries.filter((e) => want(e.name));
+  const inflater = new Inflater();
+  const dec = new TextDecoder();
+  const out = new Map<string, unknown>();
+  const parseOne = (name: string, text: string): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      throw new DataError(
+        `cannot read a member: ${name}: invalid JSON (${(err as Error).message})`,
+        file,
+      );
+    }
+  };
+  for (let i = 0; i < wanted.length;) {
+    let j = i;
+    let total = 1;
+    while (j < wanted.length && (j === i || total + wanted[j].size + 1 <= BATCH_BYTES))
+      total += wanted[j++].size + 1;
+    const buf = new Uint8Array(total);
+    const at = new Array<number>(j - i + 1);
+    buf[0] = 0x5b; // [
+    let o = 1;
+    for (let k = i; k < j; k++) {
+      const e = wanted[k];
+      at[k - i] = o;
+      try {
+        readMember(bytes, e, inflater, buf.subarray(o, o + e.size));
+      } catch (err) {
+        throw new DataError(`cannot read a member: ${e.name}: ${(err as Error).message}`, file);
+      }
+      o += e.size;
+      buf[o++] = k === j - 1 ? 0x5d : 0x2c; // ] or ,
+    }
+    at[j - i] = o;
+    let values: unknown;
+    try {
+      values = JSON.parse(dec.decode(buf));
+    } catch {
+      values = null; // each member on its own below names the bad one
+    }
+    if (Array.isArray(values) && values.length === j - i)
+      for (let k = i; k < j; k++) out.set(wanted[k].name, values[k - i]);
+    else
+      for (let k = i; k < j; k++)
+        out.set(
+          wanted[k].name,
+          parseOne(wanted[k].name, dec.decode(buf.subarray(at[k - i], at[k - i + 1] - 1))),
+        );
+    i = j;
+  }
   return out;
 }
 
@@ -223,7 +223,18 @@ export function readInspect(
 
 /** Reads a `.eval` ZIP. */
 export function readInspectEval(file: string, bytes: Uint8Array, builder: DatasetBuilder): number {
-  const members = unzipJson(file, bytes);
+  // Only the header and the first epoch's samples are decompressed: a later epoch's
+  // sample stands in as { epoch } (readInspect drops it by that), and the summaries
+  // and reductions, which repeat what the samples hold, are not read.
+  const later: string[] = [];
+  const members = unzipJson(file, bytes, (name) => {
+    if (name === 'header.json' || name === '_journal/start.json') return true;
+    const epoch = sampleEpoch(name);
+    if (epoch === null) return name.startsWith('samples/') && name.endsWith('.json');
+    if (epoch !== 1) later.push(name);
+    return epoch === 1;
+  });
+  for (const name of later) members.set(name, { epoch: sampleEpoch(name) });
   const header = members.get('header.json') ?? members.get('_journal/start.json');
   if (!isRec(header))
     throw new DataError(
