@@ -171,7 +171,7 @@ class Huffman {
 
 /** Reusable decoder state: the tables are allocated once. */
 export class Inflater {
-  private readonly lit = new Huffman(288, 9);
+  private readonly lit = new Huffman(288, 10);
   private readonly dist = new Huffman(30, 8);
   private readonly clen = new Huffman(19, 7);
   private readonly lengths = new Uint8Array(288 + 32);
@@ -407,8 +407,7 @@ export class Inflater {
         cnt -= 7;
       }
       if (i + rep > total) throw new Error('invalid DEFLATE data (too many lengths)');
-      lengths.fill(value, i, i + rep);
-      i += rep;
+      for (const end = i + rep; i < end; i++) lengths[i] = value;
     }
     this.buf = buf;
     this.cnt = cnt;
