@@ -105,7 +105,7 @@ function miskeyFlag(
     key: it.key,
     flag: 'possibly-mis-keyed',
     option: D,
-    reason: `The ${ev.observed ? '' : 'model-predicted '}answers fit far better with ${D} as the key than with ${it.key}: ${pref.length} of the ${n} LLMs that answered prefer ${D}, ${topFor} of the ${top.length} strongest among them. ${D} may be the right answer.`,
+    reason: `The ${ev.observed ? '' : 'model-predicted '}answers fit far better with ${D} as the key than with ${it.key}: ${pref.length} of the ${n} ${ev.observed ? 'LLMs that answered' : 'calibration LLMs'} prefer ${D}, ${topFor} of the ${top.length} strongest among them. ${D} may be the right answer.`,
     evidence:
       `gain with ${D} as key: ${signed(check.gain)} nats = log-likelihood ${signed(fd.logLik - fg.logLik)} over ${n} ${ev.observed ? 'observed' : 'model-predicted'} cells and ` +
       `${signed(check.gain - (fd.logLik - fg.logLik))} from ${prior.items ? `the bank's prior (${prior.items} items: ` : 'a weak prior ('}α ${f2(prior.alphaMean)} ± ${f2(prior.alphaSd)}, β ${f2(prior.betaMean)} ± ${f2(prior.betaSd)}) ` +
