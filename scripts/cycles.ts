@@ -21,7 +21,7 @@ const ALLOWED: string[][] = [
   // Types: fit's options name strength's, strength calls fit.
   ['core/fit/fit.ts', 'core/fit/strength.ts'],
   // Types: each file names the other's result types.
-  ['core/fit/uncertainty.ts', 'core/fit/uncertaintyOut.ts'],
+  ['core/fit/uncertainty/laplace.ts', 'core/fit/uncertainty/out.ts'],
   // The gate form (work in progress): gate, params and types name each other.
   ['core/model/gate.ts', 'core/model/params.ts', 'core/model/types.ts'],
 ];

@@ -21,7 +21,7 @@ export interface ParameterRow {
   value: number;
   /**
    * Standard error of `value` from the calibration fit's Laplace step (fit.json's
-   * aSE, cSE, bSE, ...; uncertainty.ts), NaN (an empty CSV cell) where the bank
+   * aSE, cSE, bSE, ...; fit/uncertainty/laplace.ts), NaN (an empty CSV cell) where the bank
    * has none.
    */
   se: number;

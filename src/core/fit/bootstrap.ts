@@ -14,7 +14,7 @@ import { fitDatasetFull } from './fit';
 import { pose } from './pose';
 import { thetaSE } from './result';
 import type { FitJson, FitSettings } from './types';
-import { fitUncertainty } from './uncertaintyJson';
+import { fitUncertainty } from './uncertainty/json';
 
 export interface BootstrapReport {
   fit: FitJson;

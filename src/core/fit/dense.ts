@@ -1,6 +1,6 @@
 /**
  * Small dense linear algebra on row-major Float64Arrays, for the Laplace
- * uncertainty (uncertainty.ts): Cholesky, SPD inverse, a general inverse with
+ * uncertainty (uncertainty/laplace.ts): Cholesky, SPD inverse, a general inverse with
  * partial pivoting, and the projection Z (Zᵀ S Z)⁻¹ Zᵀ onto the null space of
  * linear constraints by Householder reflections. No allocation-free heroics:
  * the matrices here are at most a few thousand wide.

@@ -8,7 +8,7 @@ import type { PriorScale } from '../model/hprior';
 import type { ObjectiveParts, Posed } from './pose';
 import type { FitJson, FitSettings, ItemResult, LlmResult, TracePoint } from './types';
 import { identificationNotes } from './notes';
-import { attachSE, fitUncertainty } from './uncertaintyJson';
+import { attachSE, fitUncertainty } from './uncertainty/json';
 
 interface BuildArgs {
   ds: Dataset;
@@ -58,7 +58,7 @@ export async function buildFitJson(a: BuildArgs): Promise<FitJson> {
   const { J, I, Kmax } = ds;
   const problem = posed.problem;
   const thetaOff = problem.layout.theta;
-  // SEs with every other parameter's uncertainty (Laplace, uncertainty.ts); the
+  // SEs with every other parameter's uncertainty (Laplace, uncertainty/laplace.ts); the
   // conditional thetaSE stays as the fallback and for bank scoring.
   const unc = fitUncertainty(problem, nat, a.settings.mode, posed.P.priorPrecision());
   const se = unc.res ? Array.from(unc.res.thetaSE) : await thetaSE(a.engine, nat, J, thetaOff);

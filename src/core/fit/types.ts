@@ -142,7 +142,7 @@ export interface ItemResult {
   d?: number;
   g?: number;
   u?: number;
-  /** Laplace SEs (uncertainty.ts), including every other parameter's uncertainty. */
+  /** Laplace SEs (uncertainty/laplace.ts), including every other parameter's uncertainty. */
   aSE?: number[];
   cSE?: number[];
   bSE?: number;
@@ -218,7 +218,7 @@ export interface FitJson {
   llms: LlmResult[];
   items: ItemResult[];
   global: { w0: number; kappa: number; w0SE?: number; kappaSE?: number };
-  /** How thetaSE and the other SEs were computed (uncertainty.ts), in words. */
+  /** How thetaSE and the other SEs were computed (uncertainty/laplace.ts), in words. */
   seMethod?: string;
   /** Things the fit could not identify (items with no variance, ...), in words. */
   notes: string[];

@@ -4,11 +4,11 @@
  * be taken (a curvature block that is not positive definite even with a ridge),
  * the caller keeps the conditional SE(θ) and `seMethod` says so.
  */
-import type { Problem } from '../engines/types';
-import type { Mode } from '../model/params';
-import type { FitJson } from './types';
-import { laplaceSE, type LaplaceOptions, type LaplaceResult } from './uncertainty';
-import { reducedLayout } from './uncertaintyCells';
+import type { Problem } from '../../engines/types';
+import type { Mode } from '../../model/params';
+import type { FitJson } from '../types';
+import { laplaceSE, type LaplaceOptions, type LaplaceResult } from './laplace';
+import { reducedLayout } from './cells';
 
 export interface FitUncertainty {
   res: LaplaceResult | null;

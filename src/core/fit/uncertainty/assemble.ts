@@ -1,15 +1,15 @@
 /**
  * One sweep over the observed cells, item by item, that builds the Gauss–Newton
  * curvature of the MAP objective in the reduced local coordinates of
- * uncertaintyCells.ts and eliminates each item's own block on the spot:
+ * cells.ts and eliminates each item's own block on the spot:
  *   person side (LLM blocks + globals): the cells' Jpᵀ W Jp etc., told to a sink;
  *   item i: Q_i = Σ_cells Jqᵀ W Jq + prior, C_i = Σ_cells [Jp|Jg]ᵀ W Jq;
  *   the sink receives D_i = L_i⁻¹ C_iᵀ with Q_i = L_i L_iᵀ, so that
  *   C_i Q_i⁻¹ C_iᵀ = D_iᵀ D_i (the Schur update) and the data score U_i of the
  *   item on the person side (for the item-clustered sandwich).
  */
-import type { Problem } from '../engines/types';
-import { cholRidge, forwardSolve } from './dense';
+import type { Problem } from '../../engines/types';
+import { cholRidge, forwardSolve } from '../dense';
 import {
   binaryCell,
   cellScratch,
@@ -18,7 +18,7 @@ import {
   nominalCell,
   type ItemPre,
   type Reduced,
-} from './uncertaintyCells';
+} from './cells';
 
 export interface ItemBlock {
   i: number;

@@ -9,12 +9,12 @@
  *   Cov_x = B⁻¹ + U W⁻¹ Uᵀ,  U = B⁻¹ E',  W = F − E'ᵀ B⁻¹ E',  Cov(x, border) = −U W⁻¹.
  * Cost: Σ_i n_i (pj² q_i) + J pj³ + small, linear in cells.
  */
-import type { Problem } from '../engines/types';
-import type { Mode } from '../model/params';
-import { invGeneral, invSPD } from './dense';
-import { personCurvatureExtras } from './uncertaintyPrior';
-import { sweep, type ItemBlock } from './uncertaintyAssemble';
-import type { Reduced } from './uncertaintyCells';
+import type { Problem } from '../../engines/types';
+import type { Mode } from '../../model/params';
+import { invGeneral, invSPD } from '../dense';
+import { personCurvatureExtras } from './prior';
+import { sweep, type ItemBlock } from './assemble';
+import type { Reduced } from './cells';
 
 export function blockSolve(
   problem: Problem,

@@ -1,5 +1,5 @@
 /**
- * Per-cell Gauss–Newton pieces for the Laplace uncertainty (uncertainty.ts):
+ * Per-cell Gauss–Newton pieces for the Laplace uncertainty (laplace.ts):
  * the Jacobian of a cell's outputs with respect to the *reduced local*
  * parameters, the output-space weight W and the residual e = ∂CE/∂output.
  *
@@ -16,11 +16,11 @@
  * - globals: w0, log κ (fallback); binary 1PL outside paper mode: the shared slope;
  * - per item: ã (K − 1), c̃ (K − 1); binary: slope (not 1PL), d, logit g (3/4PL), logit u (4PL).
  */
-import type { Problem } from '../engines/types';
-import { btilde } from '../model/btilde';
-import { margin, marginSlope } from '../model/gate';
-import type { Mode } from '../model/params';
-import type { BinaryModel, NominalFlags } from '../model/types';
+import type { Problem } from '../../engines/types';
+import { btilde } from '../../model/btilde';
+import { margin, marginSlope } from '../../model/gate';
+import type { Mode } from '../../model/params';
+import type { BinaryModel, NominalFlags } from '../../model/types';
 
 /** Sizes and offsets of the reduced coordinates. */
 export interface Reduced {

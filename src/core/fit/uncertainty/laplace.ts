@@ -2,7 +2,7 @@
  * Laplace / Gauss–Newton standard errors of a MAP fit that include the
  * uncertainty of every other parameter (θ's SE is not conditional on the items).
  *
- * Curvature: per cell Jᵀ W J (uncertaintyCells.ts) plus the diagonal prior
+ * Curvature: per cell Jᵀ W J (cells.ts) plus the diagonal prior
  * precision (natural layout, local coordinates: θ, log s, δ, ρ, a, c, w0, log κ;
  * binary θ, slope, d, logit g, logit u). Item blocks (a, c as K − 1 contrasts;
  * binary slope, d, logit g, logit u) are eliminated by Schur complement,
@@ -32,14 +32,14 @@
  * blocks of the Schur complement and solves the bordered system (globals and
  * constraints on the border) block by block; `method` says which was used.
  */
-import type { Problem } from '../engines/types';
-import type { Mode } from '../model/params';
-import { nullSpaceInverse } from './dense';
-import { globalRow, sweep, type ItemBlock } from './uncertaintyAssemble';
-import { reducedLayout, type Reduced } from './uncertaintyCells';
-import { blockSolve } from './uncertaintyBlock';
-import { finish } from './uncertaintyOut';
-import { constraintMatrix, personCurvatureExtras } from './uncertaintyPrior';
+import type { Problem } from '../../engines/types';
+import type { Mode } from '../../model/params';
+import { nullSpaceInverse } from '../dense';
+import { globalRow, sweep, type ItemBlock } from './assemble';
+import { reducedLayout, type Reduced } from './cells';
+import { blockSolve } from './block';
+import { finish } from './out';
+import { constraintMatrix, personCurvatureExtras } from './prior';
 
 export interface LaplaceOptions {
   mode: Mode;

@@ -4,10 +4,10 @@
  * the θ standardisation, and the tangent-space constraint normals of mode
  * 'default'.
  */
-import type { Problem } from '../engines/types';
-import type { Mode } from '../model/params';
-import { addContrastPrior } from './uncertaintyAssemble';
-import { helmert, type Reduced } from './uncertaintyCells';
+import type { Problem } from '../../engines/types';
+import type { Mode } from '../../model/params';
+import { addContrastPrior } from './assemble';
+import { helmert, type Reduced } from './cells';
 
 /** Prior precision of the person side in reduced coordinates, with the Lagrangian θ term. */
 export function personCurvatureExtras(

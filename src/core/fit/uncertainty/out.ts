@@ -6,11 +6,11 @@
  * through btilde's gradient), binary slope, d, g = σ(logit g), u, b = −d/a;
  * s = exp(log s) and κ = exp(log κ) by the delta method too.
  */
-import type { Problem } from '../engines/types';
-import { forwardSolve } from './dense';
-import type { LaplaceResult } from './uncertainty';
-import { sweep, type ItemBlock } from './uncertaintyAssemble';
-import { helmert, type Reduced } from './uncertaintyCells';
+import type { Problem } from '../../engines/types';
+import { forwardSolve } from '../dense';
+import type { LaplaceResult } from './laplace';
+import { sweep, type ItemBlock } from './assemble';
+import { helmert, type Reduced } from './cells';
 
 export function finish(
   problem: Problem,

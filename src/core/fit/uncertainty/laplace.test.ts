@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { GateForm } from '../model/gate';
-import type { Problem } from '../engines/types';
-import { buildCells } from '../model/cells';
-import { allBtilde, nominalProbs } from '../model/nominal';
-import { simulateNominal } from '../model/simulate';
-import { binaryLayout, nominalFlags, nominalLayout, type NominalModel } from '../model/types';
-import { nullSpaceInverse } from './dense';
-import { laplaceSE } from './uncertainty';
-import { addContrastPrior, sweep } from './uncertaintyAssemble';
+import type { GateForm } from '../../model/gate';
+import type { Problem } from '../../engines/types';
+import { buildCells } from '../../model/cells';
+import { allBtilde, nominalProbs } from '../../model/nominal';
+import { simulateNominal } from '../../model/simulate';
+import { binaryLayout, nominalFlags, nominalLayout, type NominalModel } from '../../model/types';
+import { nullSpaceInverse } from '../dense';
+import { laplaceSE } from './laplace';
+import { addContrastPrior, sweep } from './assemble';
 import {
   binaryCell,
   cellScratch,
@@ -16,10 +16,10 @@ import {
   nominalCell,
   reducedLayout,
   type Reduced,
-} from './uncertaintyCells';
-import { constraintMatrix, personCurvatureExtras } from './uncertaintyPrior';
-import { itemBootstrap, ratioSummary } from './bootstrap';
-import { createRng } from '../model/rng';
+} from './cells';
+import { constraintMatrix, personCurvatureExtras } from './prior';
+import { itemBootstrap, ratioSummary } from '../bootstrap';
+import { createRng } from '../../model/rng';
 
 type NomProblem = Extract<Problem, { kind: 'nominal' }>;
 
