@@ -98,16 +98,9 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
   let probedAt = -Infinity;
   while (step < o.maxSteps) {
     if (cv && step - probedAt >= cv.every) {
-      const inv = await cv.probe(x, checkpoint, H0?.inv);
-      passes += inv.passes;
+      H0 = await probeH0(cv, x, checkpoint, H0);
+      passes += H0.inv.passes;
       probedAt = step;
-      H0 = {
-        inv,
-        tmp: H0?.tmp ?? new Float64Array(2 * inv.width),
-        out: H0?.out ?? new Float64Array(n),
-        yBy: 0,
-        yAt: -1,
-      };
     }
     direction(d, g, mem, alpha, P, H0);
     let dg = dot(d, g);
@@ -118,9 +111,7 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
     if (!(dg < 0)) {
       // Not a descent direction (round-off): restart from steepest descent.
       forget();
-      const scale = Math.max(1, Math.sqrt(dot(g, g)));
-      for (let q = 0; q < n; q++) d[q] = -g[q] / scale;
-      dg = dot(d, g);
+      dg = steepestDescent(d, g);
       if (!(dg < 0)) {
         reason = 'no-progress';
         break;
@@ -173,4 +164,28 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
     gradNorm: norm,
     gradMax: gradNorms(g).raw,
   };
+}
+
+/** A fresh block-curvature H0 at x, reusing the previous probe's storage and scratch. */
+async function probeH0(
+  cv: NonNullable<LbfgsOptions['curvature']>,
+  x: Float64Array,
+  afterPass: () => Promise<void>,
+  prev: BlockH0 | undefined,
+): Promise<BlockH0> {
+  const inv = await cv.probe(x, afterPass, prev?.inv);
+  return {
+    inv,
+    tmp: prev?.tmp ?? new Float64Array(2 * inv.width),
+    out: prev?.out ?? new Float64Array(x.length),
+    yBy: 0,
+    yAt: -1,
+  };
+}
+
+/** d = −g / max(1, ‖g‖) (steepest descent); returns dᵀg. */
+function steepestDescent(d: Float64Array, g: Float64Array): number {
+  const scale = Math.max(1, Math.sqrt(dot(g, g)));
+  for (let q = 0; q < g.length; q++) d[q] = -g[q] / scale;
+  return dot(d, g);
 }
