@@ -301,6 +301,16 @@ export class Inflater {
         if (sym < 256) {
           if (o >= size) throw new Error('invalid DEFLATE data (longer than its stated size)');
           out[o++] = sym;
+          // A second literal from the bits already buffered (a literal's code is within the lookup).
+          if (cnt >= 10) {
+            e = litFast[buf & litMask];
+            if (e !== 0 && e >>> 4 < 256) {
+              if (o >= size) throw new Error('invalid DEFLATE data (longer than its stated size)');
+              buf >>>= e & 15;
+              cnt -= e & 15;
+              out[o++] = e >>> 4;
+            }
+          }
           continue;
         }
         if (sym === 256) break;
