@@ -1,12 +1,8 @@
-import {
-  allFinite,
-  gradNorms,
-  yielder,
-  type Objective,
-  type OptimOptions,
-  type OptimResult,
-} from './types';
+/** Full-batch Adam over a flat float64 vector, as the paper fits. */
+import { allFinite, gradNorms, yielder } from './types';
+import type { Objective, OptimOptions, OptimResult } from './types';
 
+/** Adam's step size, moment decays and denominator guard (Kingma & Ba's names). */
 export interface AdamOptions extends OptimOptions {
   lr: number;
   beta1: number;
