@@ -74,7 +74,8 @@ export default defineConfig(({ mode }) => ({
     environment: 'node',
     // tfjs's Node-only set-up (the wasm backend's files), which the core leaves to src/node.
     setupFiles: ['src/node/tfjs.ts'],
-    testTimeout: 120_000,
+    // Default fits search λ by cross-validation first (minutes on a loaded 2-core machine).
+    testTimeout: 300_000,
     // Set-up hooks fit models (a default fit runs a 5-fold prior-strength search):
     // 10 s (vitest's default) ran out on a loaded 2-core machine.
     hookTimeout: 300_000,

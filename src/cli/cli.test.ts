@@ -11,7 +11,7 @@ const NAEP = path.resolve(ROOT, 'public/demo');
 const run = (args: string[], env: Record<string, string> = {}) =>
   spawnSync(process.execPath, [path.join(ROOT, 'bin/llm-nrm.js'), ...args], {
     encoding: 'utf8',
-    timeout: 120_000,
+    timeout: 300_000,
     env: { ...process.env, ...env },
   });
 

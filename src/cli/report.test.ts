@@ -20,7 +20,7 @@ describe('llm-nrm report', () => {
     const { fit } = await demoFit();
     writeFileSync(fitFile, JSON.stringify(fit));
     writeFileSync(otherFit, JSON.stringify({ ...fit, items: fit.items.slice(0, 300) }));
-  }, 120_000);
+  }, 300_000);
 
   it('writes one HTML file from a fit.json, dated once', () => {
     const out = path.join(dir, 'r.html');

@@ -16,7 +16,7 @@ beforeAll(async () => {
     { ds, fit },
     { date: '2026-01-02', onProgress: (p) => progress.push(p) },
   );
-}, 120_000);
+}, 300_000);
 
 /** The text of the element with this id (tags stripped). */
 function sectionText(id: string): string {

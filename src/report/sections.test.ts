@@ -48,7 +48,7 @@ describe('sections 6 and 7 on the demo', () => {
   let fit: FitJson;
   beforeAll(async () => {
     ({ ds, fit } = await demoFit());
-  }, 120_000);
+  }, 300_000);
 
   it('runs DIF when groups are given: one row per item for two groups', () => {
     const group = ds.llmIds.map((id) => (id.startsWith('Qwen') ? 'qwen' : 'other'));

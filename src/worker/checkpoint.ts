@@ -123,7 +123,11 @@ export async function fitWithRecovery(
         x: Float64Array.from(c.x),
         step,
         objective: c.objective,
-        settings,
+        // λ once the search has chosen it, so a resume skips the search.
+        settings:
+          c.priorStrength === undefined
+            ? settings
+            : { ...settings, priorStrength: c.priorStrength },
         phase: 'fit',
         ...(o.resume?.replaces !== undefined && { replaces: o.resume.replaces }),
       };

@@ -1,14 +1,13 @@
 import { hideCells } from '../data/hide';
-import { subsetDataset } from '../data/subset';
 import type { Dataset } from '../data/types';
 import { createFusedEngine } from '../engines/fused';
 import type { Problem } from '../engines/types';
-import { cellFolds, contentHashes, contentShare } from './cellFolds';
+import { cellFolds, contentShare } from './cellFolds';
+import { canonicalOrder, spreadShare } from './canonical';
 import { specsAt, STRENGTH_GRID, type PriorOverride } from '../model/hprior';
 import { fastFit, FAST_WARMUP, mixedPrecision } from './fast';
 import type { OptimStep } from './optim';
 import { makeObjective, pose, type Posed } from './pose';
-import { binaryFreeLayout, nominalFreeLayout } from '../model/params';
 import { countPreconditioner } from './precond';
 import type { FitSettings, StrengthTrial } from './types';
 import type { EngineHandle } from './fit';
@@ -33,6 +32,28 @@ export const INNER_MAX_STEPS = 200;
 export const SEARCH_MAX_CELLS = 200_000;
 /** Folds of the cross-validation that chooses the prior strength: every training cell held out once. */
 export const CV_FOLDS = 5;
+/**
+ * Draws of the CV_FOLDS folds whose held-out losses are summed: the curve is
+ * flat near its minimum, and one draw's noise moved λ by 13% and θ by up to
+ * 0.24 SE between fold seeds (reading demo); docs/priors.md has the figures.
+ */
+export const CV_REPEATS = 1;
+
+/** One fold of one draw: hold out the cells with `folds[c] === k`. */
+interface FoldSpec {
+  folds: Uint8Array;
+  k: number;
+}
+
+/** Every fold of CV_REPEATS draws (seeds `seed`, `seed + 1`, …). */
+function foldSpecs(data: Dataset, seed: number, repeats = CV_REPEATS): FoldSpec[] {
+  const out: FoldSpec[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const folds = cellFolds(data, CV_FOLDS, seed + r);
+    for (let k = 0; k < CV_FOLDS; k++) out.push({ folds, k });
+  }
+  return out;
+}
 
 export interface StrengthChoice {
   lambda: number;
@@ -77,7 +98,7 @@ interface Fold {
   held: Problem;
 }
 
-function foldProblem(data: Dataset, folds: Uint8Array, k: number, settings: FitSettings): Fold {
+function foldProblem(data: Dataset, { folds, k }: FoldSpec, settings: FitSettings): Fold {
   const posed = pose(
     hideCells(data, (c) => folds[c] === k),
     settings,
@@ -221,7 +242,7 @@ export async function choosePriorStrength(
     return noSearch(
       `${n} cells are too few to cross-validate on (need ${MIN_CELLS_TO_CHOOSE}); λ = 1`,
     );
-  const folds = cellFolds(data, CV_FOLDS, settings.seed);
+  const folds = foldSpecs(data, settings.seed);
   const ctx: InnerContext = { settings, override, engine, signal: o.signal, onStep: o.onStep };
   const grid = await searchGrid(data, folds, ctx);
   await extendGrid(grid, data, folds, ctx);
@@ -232,9 +253,11 @@ export async function choosePriorStrength(
       ? null
       : await oneMore(data, folds, lambda, grid.runs, nearest(grid.lambdas, lambda), ctx);
   const trials = [...grid.trials, ...(last ? [last.trial] : [])];
-  const x = meanOf(last ? last.x : grid.runs.map((r) => r.x[onGrid]));
+  const ends = last ? last.x : grid.runs.map((r) => r.x[onGrid]);
   const full = o.full ?? (kept ? null : pose(ds, settings));
-  const start = full ? spreadShare(x, last?.posed ?? grid.posed, items, full, llms) : null;
+  const spread = (x: Float64Array) =>
+    full ? spreadShare(x, last?.posed ?? grid.posed, items, full, llms) : null;
+  const start = spread(meanOf(ends));
   return {
     lambda,
     trials,
@@ -254,32 +277,6 @@ export async function choosePriorStrength(
   };
 }
 
-/**
- * The search's copy of the data: the items it runs on (`kept`, or all) and
- * every LLM, each sorted by its content hash (cellFolds.ts), so that the same
- * cells under any names and in any order give the search the same arrays and
- * the same result to the last bit. `llms[a]` and `items[b]` are the indices in
- * `ds` of the copy's LLM a and item b. Ties (items or LLMs whose every cell
- * orders its options alike) keep the data's order; the folds do not depend on
- * it, and the search's arithmetic differs only in its rounding.
- */
-export function canonicalOrder(
-  ds: Dataset,
-  kept: number[] | null,
-): { data: Dataset; llms: number[]; items: number[] } {
-  const sub = kept ? subsetDataset(ds, undefined, kept) : ds;
-  const h = contentHashes(sub);
-  const byHash = (hash: Uint32Array) =>
-    Array.from(hash.keys()).sort((a, b) => hash[a] - hash[b] || a - b);
-  const js = byHash(h.llm);
-  const is = byHash(h.item);
-  return {
-    data: subsetDataset(sub, js, is),
-    llms: js,
-    items: is.map((b) => (kept ? kept[b] : b)),
-  };
-}
-
 /** The candidates searched so far, each fold's run at each (λ ascending). */
 interface Grid {
   lambdas: number[];
@@ -293,12 +290,12 @@ interface Grid {
 }
 
 /** STRENGTH_GRID's candidates, run fold by fold; losses per cell summed over folds. */
-async function searchGrid(data: Dataset, folds: Uint8Array, ctx: InnerContext): Promise<Grid> {
+async function searchGrid(data: Dataset, folds: FoldSpec[], ctx: InnerContext): Promise<Grid> {
   const runs: FoldRun[] = [];
   let posed: Posed | null = null;
   let nHeld = 0;
-  for (let k = 0; k < CV_FOLDS; k++) {
-    const f = foldProblem(data, folds, k, ctx.settings);
+  for (let k = 0; k < folds.length; k++) {
+    const f = foldProblem(data, folds[k], ctx.settings);
     posed ??= f.posed;
     nHeld += f.held.cells.n;
     const starts = STRENGTH_GRID.map((_, m) => (k === 0 ? null : runs[k - 1].x[m]));
@@ -332,7 +329,7 @@ export const STRENGTH_LIMITS = [1 / 8, 16] as const;
  * between 2 and 4 jumped from a vertex below 2.83 to the end, 4, as the
  * losses at 2 and 4 swapped order (reading demo, one seed in ten).
  */
-async function extendGrid(g: Grid, data: Dataset, folds: Uint8Array, ctx: InnerContext) {
+async function extendGrid(g: Grid, data: Dataset, folds: FoldSpec[], ctx: InnerContext) {
   for (;;) {
     let b = 0;
     g.loss.forEach((l, m) => (l < g.loss[b] ? (b = m) : 0));
@@ -362,7 +359,7 @@ function nearest(lambdas: readonly number[], lambda: number): number {
 /** Every fold once more at λ, each from its end point at candidate `from`. */
 async function oneMore(
   data: Dataset,
-  folds: Uint8Array,
+  folds: FoldSpec[],
   lambda: number,
   runs: readonly FoldRun[],
   from: number,
@@ -374,8 +371,8 @@ async function oneMore(
   let converged = true;
   let posed: Posed | null = null;
   const x: Float64Array[] = [];
-  for (let k = 0; k < CV_FOLDS; k++) {
-    const f = foldProblem(data, folds, k, ctx.settings);
+  for (let k = 0; k < folds.length; k++) {
+    const f = foldProblem(data, folds[k], ctx.settings);
     posed ??= f.posed;
     const r = await runFold(f, [lambda], [runs[k].x[from]], ctx);
     loss += r.loss[0];
@@ -400,7 +397,7 @@ function strengthReason(
   started: boolean,
 ): string {
   const how =
-    `${CV_FOLDS}-fold cross-validation on the training cells (every cell held out once; ` +
+    `${CV_FOLDS}-fold cross-validation on the training cells, ${CV_REPEATS} draws of the folds (every cell held out once in each; ` +
     `folds dealt within each item by the LLMs' accuracy from an offset drawn from the seed and the item's content, never by names or order)` +
     (refined
       ? `; λ = ${lambda} is the minimum of the parabola in log λ through the best of ${grid.join(', ')} and its neighbours`
@@ -411,59 +408,4 @@ function strengthReason(
     `the data set has ${n} cells, above ${maxCells ?? SEARCH_MAX_CELLS})` +
     (started ? '; the final fit starts from its end point' : '')
   );
-}
-
-/**
- * A start for the full problem from the search's end point (on its own copy
- * of the data, `canonicalOrder`): the LLM parameters (θ, s, δ, ρ) and the gate
- * (w0, κ) as the search left them, the searched items' parameters too; where
- * the search ran on a share, every other item keeps the documented start
- * (`full.x0`). `items[b]` and `llms[a]` are the full problem's indices of the
- * search's item b and LLM a (LLMs in the same order when omitted).
- */
-export function spreadShare(
-  x: Float64Array,
-  share: Posed,
-  items: readonly number[],
-  full: Posed,
-  llms?: readonly number[],
-): Float64Array | null {
-  const out = Float64Array.from(full.x0);
-  const copy = (from: number, to: number, n: number) => out.set(x.subarray(from, from + n), to);
-  const J = full.problem.layout.J;
-  const jOf = (a: number) => (llms ? llms[a] : a);
-  if (share.problem.kind === 'binary' && full.problem.kind === 'binary') {
-    // The search runs in the default mode only.
-    const S = binaryFreeLayout(share.problem.layout, share.problem.model, 'default');
-    const F = binaryFreeLayout(full.problem.layout, full.problem.model, 'default');
-    for (let a = 0; a < J; a++) out[F.theta + jOf(a)] = x[S.theta + a];
-    if (F.nA === 1) out[F.a] = x[S.a];
-    items.forEach((i, b) => {
-      if (F.nA > 1) out[F.a + i] = x[S.a + b];
-      out[F.d + i] = x[S.d + b];
-      if (F.uBar > F.gBar) out[F.gBar + i] = x[S.gBar + b];
-      if (F.size > F.uBar) out[F.uBar + i] = x[S.uBar + b];
-    });
-    return out;
-  }
-  if (share.problem.kind !== 'nominal' || full.problem.kind !== 'nominal') return null;
-  const S = nominalFreeLayout(share.problem.layout, share.problem.flags);
-  const F = nominalFreeLayout(full.problem.layout, full.problem.flags);
-  const ks = share.problem.layout.Kmax;
-  const kf = full.problem.layout.Kmax;
-  const k = Math.min(ks, kf);
-  for (let a = 0; a < J; a++) {
-    const j = jOf(a);
-    out[F.theta + j] = x[S.theta + a];
-    if (F.delta > F.sBar) out[F.sBar + j] = x[S.sBar + a];
-    if (F.rho > F.delta) copy(S.delta + a * ks, F.delta + j * kf, k);
-    if (F.a > F.rho) copy(S.rho + a * ks, F.rho + j * kf, k);
-  }
-  items.forEach((i, b) => {
-    const K = full.problem.cells.nOptions[i];
-    copy(S.a + b * ks, F.a + i * kf, K);
-    copy(S.c + b * ks, F.c + i * kf, K);
-  });
-  for (let q = F.w0; q < F.size; q++) out[q] = x[S.w0 + (q - F.w0)];
-  return out;
 }
