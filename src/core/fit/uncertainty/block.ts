@@ -16,6 +16,7 @@ import { personCurvatureExtras } from './prior';
 import { sweep, type ItemBlock } from './assemble';
 import type { Reduced } from './cells';
 
+/** Cov of the person side by the block-diagonal Schur path (see above), and item blocks' quadratics under it. */
 export function blockSolve(
   problem: Problem,
   R: Reduced,
@@ -30,42 +31,7 @@ export function blockSolve(
   ridge: number;
 } {
   const { J, pj, ng } = R;
-  const B = Array.from({ length: J }, () => new Float64Array(pj * pj));
-  const E = Array.from({ length: J }, () => new Float64Array(pj * ng));
-  const G = new Float64Array(ng * ng);
-  const gTheta = sweep(problem, R, nat, prec, {
-    cell(j, pp, pg, gg) {
-      for (let t = 0; t < pj * pj; t++) B[j][t] += pp[t];
-      for (let t = 0; t < pj * ng; t++) E[j][t] += pg[t];
-      for (let t = 0; t < ng * ng; t++) G[t] += gg[t];
-    },
-    item(bk) {
-      const { D, nr, js } = bk;
-      const q = R.q[bk.i];
-      const g0 = js.length * pj;
-      for (let t = 0; t < js.length; t++) {
-        const j = js[t];
-        for (let a = 0; a < pj; a++) {
-          for (let b = 0; b < pj; b++) {
-            let s = 0;
-            for (let c = 0; c < q; c++) s += D[c * nr + t * pj + a] * D[c * nr + t * pj + b];
-            B[j][a * pj + b] -= s;
-          }
-          for (let b = 0; b < ng; b++) {
-            let s = 0;
-            for (let c = 0; c < q; c++) s += D[c * nr + t * pj + a] * D[c * nr + g0 + b];
-            E[j][a * ng + b] -= s;
-          }
-        }
-      }
-      for (let a = 0; a < ng; a++)
-        for (let b = 0; b < ng; b++) {
-          let s = 0;
-          for (let c = 0; c < q; c++) s += D[c * nr + g0 + a] * D[c * nr + g0 + b];
-          G[a * ng + b] -= s;
-        }
-    },
-  });
+  const { B, E, G, gTheta } = schurBlocks(problem, R, nat, prec);
   const ex = personCurvatureExtras(problem, R, nat, prec, mode, gTheta);
   for (let t = 0; t < ng * ng; t++) G[t] += ex.globals[t];
   const nb = ng + r;
@@ -112,7 +78,70 @@ export function blockSolve(
       for (let c = 0; c < nb; c++) v += U[j][a * nb + b] * Winv[b * nb + c] * U[j][a * nb + c];
     return v;
   };
-  const itemQuad = (bk: ItemBlock) => {
+  const itemQuad = itemQuadFor(R, nb, Binv, U, Winv);
+  return { varP, itemQuad, ridge };
+}
+
+/**
+ * One sweep's person side with the item blocks eliminated, keeping only each
+ * LLM's own block: B_j (pj × pj), its coupling to the globals E_j (pj × ng) and
+ * the globals' G (ng × ng), each less its items' Schur updates D_iᵀ D_i.
+ */
+function schurBlocks(problem: Problem, R: Reduced, nat: Float64Array, prec: Float64Array) {
+  const { J, pj, ng } = R;
+  const B = Array.from({ length: J }, () => new Float64Array(pj * pj));
+  const E = Array.from({ length: J }, () => new Float64Array(pj * ng));
+  const G = new Float64Array(ng * ng);
+  const gTheta = sweep(problem, R, nat, prec, {
+    cell(j, pp, pg, gg) {
+      for (let t = 0; t < pj * pj; t++) B[j][t] += pp[t];
+      for (let t = 0; t < pj * ng; t++) E[j][t] += pg[t];
+      for (let t = 0; t < ng * ng; t++) G[t] += gg[t];
+    },
+    item(bk) {
+      const { D, nr, js } = bk;
+      const q = R.q[bk.i];
+      const g0 = js.length * pj;
+      for (let t = 0; t < js.length; t++) {
+        const j = js[t];
+        for (let a = 0; a < pj; a++) {
+          for (let b = 0; b < pj; b++) {
+            let s = 0;
+            for (let c = 0; c < q; c++) s += D[c * nr + t * pj + a] * D[c * nr + t * pj + b];
+            B[j][a * pj + b] -= s;
+          }
+          for (let b = 0; b < ng; b++) {
+            let s = 0;
+            for (let c = 0; c < q; c++) s += D[c * nr + t * pj + a] * D[c * nr + g0 + b];
+            E[j][a * ng + b] -= s;
+          }
+        }
+      }
+      for (let a = 0; a < ng; a++)
+        for (let b = 0; b < ng; b++) {
+          let s = 0;
+          for (let c = 0; c < q; c++) s += D[c * nr + g0 + a] * D[c * nr + g0 + b];
+          G[a * ng + b] -= s;
+        }
+    },
+  });
+  return { B, E, G, gTheta };
+}
+
+/**
+ * An item block's covariance quadratic X = Dᵀ Cov D (q × q, contrasts) under the
+ * bordered inverse, and its cross term with the shared slope's global (when there
+ * is one).
+ */
+function itemQuadFor(
+  R: Reduced,
+  nb: number,
+  Binv: Float64Array[],
+  U: Float64Array[],
+  Winv: Float64Array,
+): (bk: ItemBlock) => { X: Float64Array; cross: Float64Array | null } {
+  const { pj, ng } = R;
+  return (bk: ItemBlock) => {
     const { D, nr, js } = bk;
     const q = R.q[bk.i];
     const g0 = js.length * pj;
@@ -152,5 +181,4 @@ export function blockSolve(
     }
     return { X, cross };
   };
-  return { varP, itemQuad, ridge };
 }

@@ -12,6 +12,7 @@ import type { LaplaceResult } from './laplace';
 import { sweep, type ItemBlock } from './assemble';
 import { helmert, type Reduced } from './cells';
 
+/** The reported SEs from the person-side variances and each item block's quadratic. */
 export function finish(
   problem: Problem,
   R: Reduced,
@@ -57,24 +58,7 @@ export function finish(
     item(bk) {
       const q = R.q[bk.i];
       const { X, cross } = itemQuad(bk);
-      for (let c = 0; c < q; c++) X[c * q + c] += 1;
-      const Li = new Float64Array(q * q);
-      for (let c = 0; c < q; c++) Li[c * q + c] = 1;
-      forwardSolve(bk.Lq, q, Li, q);
-      const V = new Float64Array(q * q);
-      const T = new Float64Array(q * q);
-      for (let a = 0; a < q; a++)
-        for (let b = 0; b < q; b++) {
-          let s = 0;
-          for (let k = 0; k < q; k++) s += X[a * q + k] * Li[k * q + b];
-          T[a * q + b] = s;
-        }
-      for (let a = 0; a < q; a++)
-        for (let b = 0; b < q; b++) {
-          let s = 0;
-          for (let k = 0; k < q; k++) s += Li[k * q + a] * T[k * q + b];
-          V[a * q + b] = s;
-        }
+      const { V, Li } = itemCovariance(bk.Lq, X, q);
       out.itemCov[bk.i] = V;
       const i = bk.i;
       if (problem.kind === 'nominal') {
@@ -133,6 +117,36 @@ export function finish(
     },
   });
   return out;
+}
+
+/**
+ * An item block's covariance in contrasts, V = L⁻ᵀ (I + X) L⁻¹ with Q_i = L Lᵀ
+ * (`Lq`) and X = D Cov Dᵀ; also L⁻¹ (`Li`). X is overwritten with I + X.
+ */
+function itemCovariance(
+  Lq: Float64Array,
+  X: Float64Array,
+  q: number,
+): { V: Float64Array; Li: Float64Array } {
+  for (let c = 0; c < q; c++) X[c * q + c] += 1;
+  const Li = new Float64Array(q * q);
+  for (let c = 0; c < q; c++) Li[c * q + c] = 1;
+  forwardSolve(Lq, q, Li, q);
+  const V = new Float64Array(q * q);
+  const T = new Float64Array(q * q);
+  for (let a = 0; a < q; a++)
+    for (let b = 0; b < q; b++) {
+      let s = 0;
+      for (let k = 0; k < q; k++) s += X[a * q + k] * Li[k * q + b];
+      T[a * q + b] = s;
+    }
+  for (let a = 0; a < q; a++)
+    for (let b = 0; b < q; b++) {
+      let s = 0;
+      for (let k = 0; k < q; k++) s += Li[k * q + a] * T[k * q + b];
+      V[a * q + b] = s;
+    }
+  return { V, Li };
 }
 
 function quad(V: Float64Array, g: Float64Array, q: number): number {
