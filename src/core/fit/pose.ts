@@ -1,12 +1,9 @@
 import type { Dataset } from '../data/types';
 import type { Engine, Problem } from '../engines/types';
 import { buildCells } from '../model/cells';
-import {
-  binaryParameterisation,
-  nominalParameterisation,
-  type BinaryParameterisation,
-  type NominalParameterisation,
-} from '../model/params';
+import { binaryParameterisation } from '../model/binaryParams';
+import { nominalParameterisation } from '../model/nominalParams';
+import { type BinaryParameterisation, type NominalParameterisation } from '../model/params';
 import { binaryLayout, isBinary, nominalFlags, nominalLayout } from '../model/types';
 import { binaryStart, nominalStart } from './init';
 import type { FitSettings } from './types';

@@ -4,11 +4,9 @@ import { createFusedEngine } from '../engines/fused';
 import type { Problem } from '../engines/types';
 import { accuracyByLlm, channelCells } from '../model/cells';
 import { softplusInv } from '../model/math';
-import {
-  binaryParameterisation,
-  nominalParameterisation,
-  type Parameterisation,
-} from '../model/params';
+import { binaryParameterisation } from '../model/binaryParams';
+import { nominalParameterisation } from '../model/nominalParams';
+import { type Parameterisation } from '../model/params';
 import { binaryLayout, isBinary, nominalFlags, nominalLayout, type Channel } from '../model/types';
 import { gateOf } from '../model/gate';
 import { lbfgs } from './optim';

@@ -2,12 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { buildCells, channelCells } from './cells';
 import { evaluateFused } from '../engines/fused';
 import type { Problem } from '../engines/types';
-import {
-  binaryParameterisation,
-  nominalParameterisation,
-  type Mode,
-  type Parameterisation,
-} from './params';
+import { binaryParameterisation } from './binaryParams';
+import { nominalParameterisation } from './nominalParams';
+import { type Mode, type Parameterisation } from './params';
 import type { GateForm } from './gate';
 import { createRng } from './rng';
 import { simulateNominal } from './simulate';

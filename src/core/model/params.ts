@@ -1,13 +1,5 @@
 import type { BinaryLayout, BinaryModel, NominalFlags, NominalLayout } from './types';
-import { sigmoid, softplus } from './math';
-import { MARGIN_KAPPA_SD } from './gate';
-import {
-  groupPenalty,
-  specsAt,
-  type GroupSlots,
-  type PriorOverride,
-  type PriorSpecs,
-} from './hprior';
+import { specsAt, type GroupSlots, type PriorOverride, type PriorSpecs } from './hprior';
 
 /**
  * How the objective is posed.
@@ -74,7 +66,7 @@ export interface Parameterisation {
 }
 
 /** θ from its free block: identity (paper) or standardised (default). */
-function thetaForward(
+export function thetaForward(
   free: Float64Array,
   off: number,
   J: number,
@@ -91,7 +83,7 @@ function thetaForward(
 }
 
 /** Mean and (population) sd of x[off..off+n); an sd of 0 reads as 1. */
-function meanSd(x: Float64Array, off: number, n: number): { m: number; sd: number } {
+export function meanSd(x: Float64Array, off: number, n: number): { m: number; sd: number } {
   let m = 0;
   for (let j = 0; j < n; j++) m += x[off + j];
   m /= n;
@@ -101,7 +93,7 @@ function meanSd(x: Float64Array, off: number, n: number): { m: number; sd: numbe
 }
 
 /** Adds the prior's gradient to gθ and pulls it back through thetaForward. */
-function thetaBackward(
+export function thetaBackward(
   free: Float64Array,
   off: number,
   J: number,
@@ -136,7 +128,7 @@ function thetaBackward(
 }
 
 /** The weak N(0, PRIOR_SD.item²) on natural item parameters nat[from..to); padding is 0. */
-function itemRidge(nat: Float64Array, g: Float64Array, from: number, to: number): number {
+export function itemRidge(nat: Float64Array, g: Float64Array, from: number, to: number): number {
   const w = 1 / PRIOR_SD.item ** 2;
   let pen = 0;
   for (let q = from; q < to; q++) {
@@ -147,7 +139,7 @@ function itemRidge(nat: Float64Array, g: Float64Array, from: number, to: number)
 }
 
 /** Centre each of the n columns of an m × n row-major block at x[off..] over its m rows, in place. */
-function centreColumns(x: Float64Array, off: number, m: number, n: number) {
+export function centreColumns(x: Float64Array, off: number, m: number, n: number) {
   for (let k = 0; k < n; k++) {
     let s = 0;
     for (let r = 0; r < m; r++) s += x[off + r * n + k];
@@ -157,7 +149,7 @@ function centreColumns(x: Float64Array, off: number, m: number, n: number) {
 }
 
 /** Centre x[off..off+n) into out (x − mean). */
-function centre(x: Float64Array, off: number, n: number, out: Float64Array, outOff: number) {
+export function centre(x: Float64Array, off: number, n: number, out: Float64Array, outOff: number) {
   let m = 0;
   for (let k = 0; k < n; k++) m += x[off + k];
   m /= n;
@@ -165,7 +157,7 @@ function centre(x: Float64Array, off: number, n: number, out: Float64Array, outO
 }
 
 /** Slots [off, off + n) as a group. */
-function span(
+export function span(
   group: GroupSlots['group'],
   off: number,
   n: number,
@@ -175,7 +167,7 @@ function span(
 }
 
 /** The fields both families share: sizes, prior groups, and their priors at σ = 1 (or the override). */
-function frame<F extends { size: number }>(
+export function frame<F extends { size: number }>(
   free: F,
   natSize: number,
   groups: GroupSlots[],
@@ -188,7 +180,7 @@ function frame<F extends { size: number }>(
  * Diagonal prior precision of P's groups, plus θ's N(0, 1) at nat[thetaOff..+J) where θ is
  * not standardised (every mode but `default`).
  */
-function precisionOf(
+export function precisionOf(
   P: Pick<Parameterisation, 'natSize' | 'groups' | 'priors'>,
   thetaOff: number,
   J: number,
@@ -234,127 +226,6 @@ export function nominalFreeLayout(L: NominalLayout, f: NominalFlags): NominalFre
   return { theta, sBar, delta, rho, a, c, w0, kappaBar, size: kappaBar + (f.fallback ? 1 : 0) };
 }
 
-/** The nominal family's parameterisation (centring, softplus, θ standardising). */
-export function nominalParameterisation(
-  L: NominalLayout,
-  f: NominalFlags,
-  nOptions: Uint8Array,
-  mode: Mode,
-  override: PriorOverride = {},
-): NominalParameterisation {
-  const F = nominalFreeLayout(L, f);
-  const { J, I, Kmax } = L;
-  // Constraints (geometric-mean-1 sharpness, δ centred over LLMs) need ≥ 2 LLMs.
-  const geo = mode === 'default' && J >= 2;
-  const groups: GroupSlots[] = [];
-  if (mode === 'default') {
-    if (f.sharpness && geo) groups.push(span('logS', L.s, J, 'log'));
-    if (f.position && geo) groups.push(span('delta', L.delta, J * Kmax));
-    if (f.fallback) groups.push(span('rho', L.rho, J * Kmax));
-    for (const [name, off] of [
-      ['a', L.a],
-      ['c', L.c],
-    ] as const) {
-      const slots: number[] = [];
-      for (let i = 0; i < I; i++)
-        for (let k = 0; k < nOptions[i]; k++) slots.push(off + i * Kmax + k);
-      groups.push({ group: name, slots: Uint32Array.from(slots), transform: 'id' });
-    }
-  }
-  const P = {
-    ...frame(F, L.size, groups, override),
-    priorPrecision(): Float64Array {
-      const out = precisionOf(P, L.theta, J, mode);
-      if (mode === 'score') {
-        if (f.sharpness) out.fill(1 / PRIOR_SD.logS ** 2, L.s, L.s + J);
-        if (f.position) out.fill(1 / PRIOR_SD.delta ** 2, L.delta, L.delta + J * Kmax);
-        if (f.fallback) out.fill(1 / PRIOR_SD.rho ** 2, L.rho, L.rho + J * Kmax);
-      }
-      return out;
-    },
-    toNatural(x, nat) {
-      nat.fill(0);
-      thetaForward(x, F.theta, J, mode, nat, L.theta);
-      let mS = 0;
-      if (f.sharpness && geo) for (let j = 0; j < J; j++) mS += x[F.sBar + j] / J;
-      for (let j = 0; j < J; j++) {
-        if (!f.sharpness) nat[L.s + j] = 1;
-        else nat[L.s + j] = geo ? Math.exp(x[F.sBar + j] - mS) : softplus(x[F.sBar + j]);
-        if (f.position) centre(x, F.delta + j * Kmax, Kmax, nat, L.delta + j * Kmax);
-        if (f.fallback) centre(x, F.rho + j * Kmax, Kmax, nat, L.rho + j * Kmax);
-      }
-      if (f.position && geo) centreColumns(nat, L.delta, J, Kmax);
-      for (let i = 0; i < I; i++) {
-        centre(x, F.a + i * Kmax, nOptions[i], nat, L.a + i * Kmax);
-        centre(x, F.c + i * Kmax, nOptions[i], nat, L.c + i * Kmax);
-      }
-      if (f.fallback) {
-        nat[L.w0] = x[F.w0];
-        nat[L.kappa] = softplus(x[F.kappaBar]);
-      }
-    },
-    pullback(x, nat, g, gx) {
-      let penalty = 0;
-      if (mode === 'score') {
-        for (let j = 0; j < J; j++) {
-          if (f.sharpness && !geo) {
-            const ls = Math.log(nat[L.s + j]);
-            penalty += (0.5 * ls * ls) / PRIOR_SD.logS ** 2;
-            g[L.s + j] += ls / nat[L.s + j] / PRIOR_SD.logS ** 2;
-          }
-          for (let k = 0; k < Kmax; k++) {
-            if (f.position && !geo) {
-              const d = nat[L.delta + j * Kmax + k];
-              penalty += (0.5 * d * d) / PRIOR_SD.delta ** 2;
-              g[L.delta + j * Kmax + k] += d / PRIOR_SD.delta ** 2;
-            }
-            if (f.fallback) {
-              const r = nat[L.rho + j * Kmax + k];
-              penalty += (0.5 * r * r) / PRIOR_SD.rho ** 2;
-              g[L.rho + j * Kmax + k] += r / PRIOR_SD.rho ** 2;
-            }
-          }
-        }
-      }
-      if (mode === 'default') penalty += groupPenalty(groups, P.priors, nat, g);
-      if (mode === 'default' && f.fallback && f.gate === 'margin') {
-        // The margin gate's κ ~ N(0, MARGIN_KAPPA_SD²) (gate.ts): no step-function gate.
-        const k = nat[L.kappa];
-        penalty += (0.5 * k * k) / MARGIN_KAPPA_SD ** 2;
-        g[L.kappa] += k / MARGIN_KAPPA_SD ** 2;
-      }
-      const prior = thetaBackward(x, F.theta, J, mode, nat, L.theta, g, gx);
-      if (!gx) return { prior, penalty };
-      if (f.position && geo) centreColumns(g, L.delta, J, Kmax);
-      let mG = 0;
-      if (f.sharpness && geo) for (let j = 0; j < J; j++) mG += (g[L.s + j] * nat[L.s + j]) / J;
-      for (let j = 0; j < J; j++) {
-        if (f.sharpness)
-          gx[F.sBar + j] = geo
-            ? g[L.s + j] * nat[L.s + j] - mG
-            : g[L.s + j] * sigmoid(x[F.sBar + j]);
-        if (f.position) centre(g, L.delta + j * Kmax, Kmax, gx, F.delta + j * Kmax);
-        if (f.fallback) centre(g, L.rho + j * Kmax, Kmax, gx, F.rho + j * Kmax);
-      }
-      for (let i = 0; i < I; i++) {
-        const K = nOptions[i];
-        centre(g, L.a + i * Kmax, K, gx, F.a + i * Kmax);
-        centre(g, L.c + i * Kmax, K, gx, F.c + i * Kmax);
-        for (let k = K; k < Kmax; k++) {
-          gx[F.a + i * Kmax + k] = 0;
-          gx[F.c + i * Kmax + k] = 0;
-        }
-      }
-      if (f.fallback) {
-        gx[F.w0] = g[L.w0];
-        gx[F.kappaBar] = g[L.kappa] * sigmoid(x[F.kappaBar]);
-      }
-      return { prior, penalty };
-    },
-  } satisfies NominalParameterisation;
-  return P;
-}
-
 /** Free-vector offsets of the binary family. */
 export interface BinaryFreeLayout {
   theta: number;
@@ -379,58 +250,4 @@ export function binaryFreeLayout(
   const uBar = gBar + (model === '3pl' || model === '4pl' ? I : 0);
   const size = uBar + (model === '4pl' ? I : 0);
   return { theta: 0, a, nA, d, gBar, uBar, size };
-}
-
-/** The binary family's parameterisation. 1PL in paper mode fixes a = 1. */
-export function binaryParameterisation(
-  L: BinaryLayout,
-  model: BinaryModel,
-  mode: Mode,
-  override: PriorOverride = {},
-): BinaryParameterisation {
-  const F = binaryFreeLayout(L, model, mode);
-  const { J, I } = L;
-  const useG = model === '3pl' || model === '4pl';
-  const useU = model === '4pl';
-  const groups: GroupSlots[] = [];
-  if (mode === 'default') {
-    if (F.nA === I) groups.push(span('slope', L.a, I));
-    groups.push(span('d', L.d, I));
-    if (useG) groups.push(span('logitG', L.g, I, 'logit'));
-    if (useU) groups.push(span('logitU', L.u, I, 'logit'));
-  }
-  const P = {
-    ...frame(F, L.size, groups, override),
-    priorPrecision(): Float64Array {
-      const out = precisionOf(P, L.theta, J, mode);
-      if (mode === 'default' && F.nA === 1) out[L.a] = 1 / PRIOR_SD.item ** 2;
-      return out;
-    },
-    toNatural(x, nat) {
-      thetaForward(x, F.theta, J, mode, nat, L.theta);
-      for (let i = 0; i < I; i++) {
-        nat[L.a + i] = F.nA === I ? x[F.a + i] : F.nA === 1 ? x[F.a] : 1;
-        nat[L.d + i] = x[F.d + i];
-        nat[L.g + i] = useG ? sigmoid(x[F.gBar + i]) : 0;
-        nat[L.u + i] = useU ? sigmoid(x[F.uBar + i]) : 1;
-      }
-    },
-    pullback(x, nat, g, gx) {
-      let penalty = 0;
-      // The shared 1PL slope is stored I times but is one parameter: a weak fixed ridge.
-      if (mode === 'default' && F.nA === 1) penalty += itemRidge(nat, g, L.a, L.a + 1);
-      if (mode === 'default') penalty += groupPenalty(groups, P.priors, nat, g);
-      const prior = thetaBackward(x, F.theta, J, mode, nat, L.theta, g, gx);
-      if (!gx) return { prior, penalty };
-      if (F.nA === 1) gx[F.a] = g[L.a]; // The engine wrote the shared slope's gradient into a[0] only.
-      for (let i = 0; i < I; i++) {
-        if (F.nA === I) gx[F.a + i] = g[L.a + i];
-        gx[F.d + i] = g[L.d + i];
-        if (useG) gx[F.gBar + i] = g[L.g + i] * nat[L.g + i] * (1 - nat[L.g + i]);
-        if (useU) gx[F.uBar + i] = g[L.u + i] * nat[L.u + i] * (1 - nat[L.u + i]);
-      }
-      return { prior, penalty };
-    },
-  } satisfies BinaryParameterisation;
-  return P;
 }

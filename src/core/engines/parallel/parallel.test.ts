@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildCells } from '../../model/cells';
-import { nominalParameterisation } from '../../model/params';
+import { nominalParameterisation } from '../../model/nominalParams';
 import { createRng } from '../../model/rng';
 import { simulateNominal } from '../../model/simulate';
 import { nominalFlags, nominalLayout } from '../../model/types';

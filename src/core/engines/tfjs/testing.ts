@@ -1,9 +1,7 @@
 import { channelCells } from '../../model/cells';
-import {
-  binaryParameterisation,
-  nominalParameterisation,
-  type Parameterisation,
-} from '../../model/params';
+import { binaryParameterisation } from '../../model/binaryParams';
+import { nominalParameterisation } from '../../model/nominalParams';
+import { type Parameterisation } from '../../model/params';
 import { createRng } from '../../model/rng';
 import { simulateNominal } from '../../model/simulate';
 import {
