@@ -10,7 +10,14 @@ import { nominalFlags } from '../model/types';
 import type { GateForm } from '../model/gate';
 import { bankAsFit, bankFromFit, type ItemBank } from './bank';
 import { estimateLlm, responseTarget, type Response } from './estimate';
-import { responseInfo, responseModel, responseProbs, type LlmTerms } from './model';
+import {
+  responseInfo,
+  responseModel,
+  responseProbs,
+  type LlmTerms,
+  type ModelItem,
+  type ResponseModel,
+} from './model';
 
 const sim = simulateNominal({ J: 12, I: 40, seed: 8, concentration: 100 });
 const { truth, layout: L, data } = sim;
@@ -44,6 +51,16 @@ const termsOf = (j: number): LlmTerms => ({
   rho: Array.from(truth.subarray(L.rho + j * L.Kmax, L.rho + (j + 1) * L.Kmax)),
 });
 
+/** Σ p (∂ log p/∂θ)² with ∂ log p/∂θ by a central difference of step h. */
+function fdInfo(m: ResponseModel, it: ModelItem, theta: number, t: LlmTerms, h: number): number {
+  const pp = responseProbs(m, it, theta + h, t);
+  const pm = responseProbs(m, it, theta - h, t);
+  const p = responseProbs(m, it, theta, t);
+  let fd = 0;
+  for (let k = 0; k < it.K; k++) fd += p[k] * ((Math.log(pp[k]) - Math.log(pm[k])) / (2 * h)) ** 2;
+  return fd;
+}
+
 describe('one LLM’s response model on bank items', () => {
   const m = responseModel(trueBank());
 
@@ -69,13 +86,7 @@ describe('one LLM’s response model on bank items', () => {
     ]) {
       const t = termsOf(j);
       const it = m.items[i];
-      const pp = responseProbs(m, it, theta + h, t);
-      const pm = responseProbs(m, it, theta - h, t);
-      const p = responseProbs(m, it, theta, t);
-      let fd = 0;
-      for (let k = 0; k < it.K; k++)
-        fd += p[k] * ((Math.log(pp[k]) - Math.log(pm[k])) / (2 * h)) ** 2;
-      expect(responseInfo(m, it, theta, t)).toBeCloseTo(fd, 6);
+      expect(responseInfo(m, it, theta, t)).toBeCloseTo(fdInfo(m, it, theta, t, h), 6);
     }
   });
 
@@ -122,13 +133,7 @@ describe('a bank from a fit with the margin gate (model/gate.ts)', () => {
     ]) {
       const t = termsOf(j);
       const it = m.items[i];
-      const pp = responseProbs(m, it, theta + h, t);
-      const pm = responseProbs(m, it, theta - h, t);
-      const p = responseProbs(m, it, theta, t);
-      let fd = 0;
-      for (let k = 0; k < it.K; k++)
-        fd += p[k] * ((Math.log(pp[k]) - Math.log(pm[k])) / (2 * h)) ** 2;
-      expect(responseInfo(m, it, theta, t)).toBeCloseTo(fd, 6);
+      expect(responseInfo(m, it, theta, t)).toBeCloseTo(fdInfo(m, it, theta, t, h), 6);
     }
   });
 });

@@ -59,6 +59,22 @@ function tinyNat(a: number[], theta: number, s: number, w0: number, kappa: numbe
   return { L, nat };
 }
 
+/** One LLM on one 3-option item, observed as (0.5, 0.25, 0.25) with the key's mass 0.25. */
+function oneCell(): Cells {
+  return {
+    J: 1,
+    I: 1,
+    Kmax: 3,
+    n: 1,
+    cellJ: Uint32Array.of(0),
+    cellI: Uint32Array.of(0),
+    target: Float32Array.of(0.5, 0.25, 0.25),
+    correct: Float32Array.of(0.25),
+    nOptions: Uint8Array.of(3),
+    key: Uint8Array.of(KEY),
+  };
+}
+
 describe('eq. 10: the difficulty index b̃, by hand', () => {
   const w = new Float64Array(3);
   // num = log(e^0.3 + e^0.2) + 0.5 = 1.4443966600735711 for all three cases (same c).
@@ -138,18 +154,7 @@ describe('eq. 13: the full LLM-NRM response distribution, by hand', () => {
 
   it('the fitting engine’s cross-entropy (its own implementation of eq. 13) matches by hand', () => {
     const { L, nat } = tinyNat(A, THETA, S, W0, KAPPA);
-    const cells: Cells = {
-      J: 1,
-      I: 1,
-      Kmax: 3,
-      n: 1,
-      cellJ: Uint32Array.of(0),
-      cellI: Uint32Array.of(0),
-      target: Float32Array.of(0.5, 0.25, 0.25),
-      correct: Float32Array.of(0.25),
-      nOptions: Uint8Array.of(3),
-      key: Uint8Array.of(KEY),
-    };
+    const cells = oneCell();
     // −(0.5 log p_A + 0.25 log p_B + 0.25 log p_C) with p from the first case above.
     close(nominalCE(nat, null, L, nominalFlags('llmnrm', 'eq10'), cells), 1.0740142006068365);
   });
@@ -249,18 +254,7 @@ describe('eq. 8: the margin gate, by hand', () => {
 
   it('the fitting engine’s cross-entropy with the margin gate matches by hand', () => {
     const { L, nat } = tinyNat(A, THETA, S, W0, KAPPA);
-    const cells: Cells = {
-      J: 1,
-      I: 1,
-      Kmax: 3,
-      n: 1,
-      cellJ: Uint32Array.of(0),
-      cellI: Uint32Array.of(0),
-      target: Float32Array.of(0.5, 0.25, 0.25),
-      correct: Float32Array.of(0.25),
-      nOptions: Uint8Array.of(3),
-      key: Uint8Array.of(KEY),
-    };
+    const cells = oneCell();
     // −(0.5 log p_A + 0.25 log p_B + 0.25 log p_C) with p from the first margin case.
     close(nominalCE(nat, null, L, nominalFlags('llmnrm', 'margin'), cells), 1.072858138876761);
   });
