@@ -8,21 +8,11 @@ import type { GateForm } from '../../model/gate';
 import { evaluateFused } from '../fused';
 import type { Problem } from '../types';
 import { createParallelFusedEngine, type ShardPort } from './engine';
+import { relMax } from '../../../../test/support/numeric';
 import { createNodeParallelEngine } from '../../../node/parallel';
 import { createShardServer } from './serve';
 import type { ShardReply, ShardRequest } from './shard';
 import { shardRanges } from './shard';
-
-/** max_q |g_q − ref_q| / max_q |ref_q|. */
-function relMaxError(g: Float64Array, ref: Float64Array): number {
-  let worst = 0;
-  let norm = 0;
-  for (let q = 0; q < g.length; q++) {
-    worst = Math.max(worst, Math.abs(g[q] - ref[q]));
-    norm = Math.max(norm, Math.abs(ref[q]));
-  }
-  return worst / norm;
-}
 
 function problem(gate: GateForm = 'eq10'): { p: Problem; nat: Float64Array } {
   const { data } = simulateNominal({ J: 20, I: 150, seed: 12, missing: 0.1, concentration: 20 });
@@ -49,7 +39,7 @@ describe('parallel fused engine', () => {
       const ce = await engine.evaluate(nat, g);
       // Tolerances of wasm.test.ts, as for eq. 10's gate below.
       expect(Math.abs(ce - ceRef) / ceRef).toBeLessThan(1e-11);
-      expect(relMaxError(g, gRef)).toBeLessThan(1e-10);
+      expect(relMax(g, gRef)).toBeLessThan(1e-10);
     } finally {
       engine.dispose();
     }
@@ -102,13 +92,13 @@ describe('parallel fused engine', () => {
         const ce = await engine.evaluate(nat, g);
         // Tolerances of wasm.test.ts: the kernel's float64 polynomials and summation order.
         expect(Math.abs(ce - ceRef) / ceRef).toBeLessThan(1e-11);
-        expect(relMaxError(g, gRef)).toBeLessThan(1e-10);
+        expect(relMax(g, gRef)).toBeLessThan(1e-10);
         expect(await engine.evaluate(nat, null)).toBe(ce);
         // `coarse` reaches the shards: their float32 kernel, to wasm.test.ts's tolerances.
         const ce32 = await engine.evaluate(nat, g, true);
         expect(ce32).not.toBe(ce);
         expect(Math.abs(ce32 - ceRef) / ceRef).toBeLessThan(1e-7);
-        expect(relMaxError(g, gRef)).toBeLessThan(1e-6);
+        expect(relMax(g, gRef)).toBeLessThan(1e-6);
       } finally {
         engine.dispose();
       }

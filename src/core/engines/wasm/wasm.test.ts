@@ -13,6 +13,7 @@ import { createWasmNominal, gateFactor } from './engine';
 
 import { instantiateKernel } from './kernel';
 import { btilde } from '../../model/btilde';
+import { relMax } from '../../../../test/support/numeric';
 
 /**
  * Tolerances. The kernel's exp and log are float64 polynomials (bounds in
@@ -54,18 +55,6 @@ const ALL_FLAG_SETS: NominalFlags[] = [
   ...FLAG_SETS.filter((f) => f.fallback).map((f): NominalFlags => ({ ...f, gate: 'margin' })),
 ];
 
-/** Max-norm distance relative to the max-norm of `ref`. */
-function relMax(a: Float64Array, ref: Float64Array): number {
-  let d = 0;
-  let m = 0;
-  for (let q = 0; q < ref.length; q++) {
-    d = Math.max(d, Math.abs(a[q] - ref[q]));
-    m = Math.max(m, Math.abs(ref[q]));
-  }
-  return d / m;
-}
-
-/** The simulated truth moved off the optimum, so gradients are not near zero. */
 function perturbed(truth: Float64Array, seed: number): Float64Array {
   const rng = createRng(seed);
   return truth.map((v) => v + 0.3 * rng.normal());
