@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { completeDataset } from '../data/complete';
 import type { Dataset } from '../data/types';
 import { fitDataset } from '../fit/fit';
 import type { FitJson, ItemResult } from '../fit/types';
@@ -231,21 +232,7 @@ function realLike(seed: number, J: number, I: number) {
   }
   const swapped = new Set(order.slice(0, Math.round(0.05 * I)));
   for (const i of swapped) key[i] = (trueKey[i] + 1 + Math.floor(u() * (K - 1))) % K;
-  const data: Dataset = {
-    J,
-    I,
-    Kmax: K,
-    llmIds: Array.from({ length: J }, (_, j) => `m${j}`),
-    itemIds: Array.from({ length: I }, (_, i) => `q${i}`),
-    benchmarks: new Array<string>(I).fill('sim'),
-    nOptions: new Uint8Array(I).fill(K),
-    key,
-    obs,
-    observed: new Uint8Array(J * I).fill(1),
-    leakage: new Float32Array(J * I),
-    sources: [],
-    warnings: [],
-  } as unknown as Dataset;
+  const data = completeDataset(obs, key, { J, I, K });
   return { data, trueKey, swapped };
 }
 

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { completeDataset } from '../data/complete';
 import type { Dataset } from '../data/types';
 import { fitDataset } from '../fit/fit';
 import { spearman } from '../stats/corr';
@@ -29,21 +30,15 @@ function datasetOf(f: Fixture): Dataset {
   f.matrix.forEach((row, j) => {
     for (let i = 0; i < I; i++) obs[(j * I + i) * 2 + (row[i] === '1' ? 0 : 1)] = 1;
   });
-  return {
-    J,
-    I,
-    Kmax: 2,
-    llmIds: f.matrix.map((_, j) => `p${j}`),
-    itemIds: f.items,
-    benchmarks: f.items.map(() => 'sim'),
-    nOptions: new Uint8Array(I).fill(2),
-    key: new Uint8Array(I),
+  return completeDataset(
     obs,
-    observed: new Uint8Array(J * I).fill(1),
-    leakage: new Float32Array(J * I),
-    sources: [],
-    warnings: [],
-  };
+    new Uint8Array(I),
+    { J, I, K: 2 },
+    {
+      llmIds: f.matrix.map((_, j) => `p${j}`),
+      itemIds: f.items,
+    },
+  );
 }
 
 const median = (x: number[]) => {

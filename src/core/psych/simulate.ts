@@ -4,6 +4,7 @@
  * distractor. Chosen items can be made to misfit (P independent of θ) or to
  * function differently for a focal group (their difficulty shifted).
  */
+import { completeDataset } from '../data/complete';
 import type { Dataset } from '../data/types';
 import { createRng } from '../model/rng';
 
@@ -50,20 +51,15 @@ export function simulateBinary(o: SimulateBinaryOptions): SimulatedBinary {
       const pick = rng.next() < 1 / (1 + Math.exp(-z)) ? key[i] : (key[i] + 1 + rng.int(K - 1)) % K;
       obs[(j * I + i) * K + pick] = 1;
     }
-  const data: Dataset = {
-    J,
-    I,
-    Kmax: K,
-    llmIds: Array.from({ length: J }, (_, j) => `llm-${j}`),
-    itemIds: Array.from({ length: I }, (_, i) => `item-${i}`),
-    benchmarks: Array.from({ length: I }, (_, i) => `bench-${i % 2}`),
-    nOptions: new Uint8Array(I).fill(K),
-    key,
+  const data = completeDataset(
     obs,
-    observed: new Uint8Array(J * I).fill(1),
-    leakage: new Float32Array(J * I),
-    sources: [],
-    warnings: [],
-  };
+    key,
+    { J, I, K },
+    {
+      llmIds: Array.from({ length: J }, (_, j) => `llm-${j}`),
+      itemIds: Array.from({ length: I }, (_, i) => `item-${i}`),
+      benchmarks: Array.from({ length: I }, (_, i) => `bench-${i % 2}`),
+    },
+  );
   return { data, theta, a, b };
 }
