@@ -34,12 +34,24 @@ export function denseBytes(J: number, I: number, Kmax: number, long: boolean): n
   return J * I * (Kmax * 4 + 1 + 4 + 2 + 4 + (long ? 2 : 0));
 }
 
-/**
- * Builds the Dataset. Throws DataError on duplicate cells or rows and on cells
- * with no mass, and when the dense arrays would take more than `maxBytes` or
- * cannot be allocated; missing options and renormalisation become warnings.
- */
-export function assembleDataset(b: DatasetBuilder, maxBytes = DEFAULT_MAX_DENSE_BYTES): Dataset {
+/** A warning for the items file's items that no data file has (none when all are used). */
+function unusedItems(b: DatasetBuilder): LoadWarning[] {
+  const present = new Set(b.itemIds);
+  const unused = [...b.items.keys()].filter((id) => !present.has(id));
+  if (unused.length === 0) return [];
+  return [
+    {
+      file: b.items.get(unused[0])!.at.file,
+      line: b.items.get(unused[0])!.at.line,
+      code: 'other',
+      count: unused.length,
+      message: `${unused.length} items in the items file have no data and were left out (first: ${quoted(unused[0])})`,
+    },
+  ];
+}
+
+/** Throws unless some data file was read (every one skipped, or items files only). */
+function requireData(b: DatasetBuilder): void {
   if (b.blocks.length === 0 && b.skipped.length > 0)
     throw new DataError(
       `nothing left to read: ${b.skipped[0].message}`,
@@ -54,6 +66,15 @@ export function assembleDataset(b: DatasetBuilder, maxBytes = DEFAULT_MAX_DENSE_
       undefined,
       'at least one wide, long or harness file',
     );
+}
+
+/**
+ * Builds the Dataset. Throws DataError on duplicate cells or rows and on cells
+ * with no mass, and when the dense arrays would take more than `maxBytes` or
+ * cannot be allocated; missing options and renormalisation become warnings.
+ */
+export function assembleDataset(b: DatasetBuilder, maxBytes = DEFAULT_MAX_DENSE_BYTES): Dataset {
+  requireData(b);
   const J = b.llmIds.length;
   const I = b.itemIds.length;
   const nOptions = Uint8Array.from(b.itemN);
@@ -138,16 +159,7 @@ export function assembleDataset(b: DatasetBuilder, maxBytes = DEFAULT_MAX_DENSE_
 
   const warnings = b.warnings();
   b.blocks.forEach((bl, n) => warnings.push(...blockWarnings(bl, stats[n])));
-  const present = new Set(b.itemIds);
-  const unused = [...b.items.keys()].filter((id) => !present.has(id));
-  if (unused.length > 0)
-    warnings.push({
-      file: b.items.get(unused[0])!.at.file,
-      line: b.items.get(unused[0])!.at.line,
-      code: 'other',
-      count: unused.length,
-      message: `${unused.length} items in the items file have no data and were left out (first: ${quoted(unused[0])})`,
-    });
+  warnings.push(...unusedItems(b));
   const hasText = b.itemText.some((x) => x !== null);
   // A sample keeps every LLM (the same LLMs whatever the sample), even one left without cells.
   const keepAll = (ds: Dataset) => (b.sampler ? ds : dropEmptyLlms(ds));
