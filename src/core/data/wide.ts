@@ -26,6 +26,40 @@ interface Inferred {
 }
 
 /**
+ * The option columns of a wide CSV header: per option label its column (−1
+ * where absent), their shared prefix ('', 'p_' or 'logp_'; null with none) and
+ * the unknown columns, which are ignored. Throws on mixed prefixes.
+ */
+function optionColumns(
+  file: string,
+  names: string[],
+): { optCol: number[]; prefix: string | null; ignored: string[] } {
+  const optCol: number[] = [];
+  let prefix: string | null = null;
+  const ignored: string[] = [];
+  names.forEach((name, c) => {
+    const m = OPTION_COL.exec(name);
+    if (!m) {
+      if (name !== '' && !['model', 'item', 'key', 'n_options', 'benchmark'].includes(name))
+        ignored.push(name);
+      return;
+    }
+    const p = m[1] ?? '';
+    if (prefix !== null && p !== prefix)
+      throw new DataError(
+        `option column '${name}' mixes prefixes with '${prefix}${m[2]}'-style columns`,
+        file,
+        1,
+        name,
+        'one naming for all option columns (A, p_A or logp_A)',
+      );
+    prefix = p;
+    optCol[OPTION_LABELS.indexOf(m[2] as 'A')] = c;
+  });
+  return { optCol: Array.from(optCol, (c) => c ?? -1), prefix, ignored };
+}
+
+/**
  * Creates an incremental parser for a wide CSV. `finish()` settles the value kind
  * and any option counts inferred from the data, then adds the file to `builder`.
  */
@@ -43,29 +77,9 @@ export function createWideParser(file: string, builder: DatasetBuilder, opts: Va
     const need = { model: 'model', item: 'item', key: 'key' };
     col = columnsOf(file, h, EXPECTED, need, { n: 'n_options', bench: 'benchmark' });
     names = h.names;
-    optCol = [];
-    let prefix: string | null = null;
-    const ignored: string[] = [];
-    h.names.forEach((name, c) => {
-      const m = OPTION_COL.exec(name);
-      if (!m) {
-        if (name !== '' && !['model', 'item', 'key', 'n_options', 'benchmark'].includes(name))
-          ignored.push(name);
-        return;
-      }
-      const p = m[1] ?? '';
-      if (prefix !== null && p !== prefix)
-        throw new DataError(
-          `option column '${name}' mixes prefixes with '${prefix}${m[2]}'-style columns`,
-          file,
-          1,
-          name,
-          'one naming for all option columns (A, p_A or logp_A)',
-        );
-      prefix = p;
-      optCol[OPTION_LABELS.indexOf(m[2] as 'A')] = c;
-    });
-    optCol = Array.from(optCol, (c) => c ?? -1);
+    const options = optionColumns(file, h.names);
+    const { prefix, ignored } = options;
+    optCol = options.optCol;
     if (optCol.filter((c) => c >= 0).length < 2)
       throw new DataError('fewer than two option columns', file, 1, undefined, EXPECTED);
     warnIgnoredColumns(builder, file, ignored);
