@@ -61,6 +61,30 @@ function scoreFiles(files: NamedFile[], bank: ItemBank, against: object): void {
   );
 }
 
+/** Calibrates a bank on the first demo LLMs and scores the rest against it. */
+function scoreHeldOutDemo(settings: FitSettings) {
+  void runTask(
+    'score',
+    'The held-out demo failed',
+    (signal, stage) =>
+      getBridge().holdOut(
+        signal,
+        demoSources(),
+        { ...DEFAULT_SETTINGS, ...settings },
+        DEMO_CALIBRATION_LLMS,
+        stage,
+      ),
+    (r) =>
+      dispatchBank({
+        type: 'heldOut',
+        bank: r.bank,
+        label: `demo bank (first ${DEMO_CALIBRATION_LLMS} demo LLMs)`,
+        info: r.newData,
+        result: r.score,
+      }),
+  );
+}
+
 /** New LLMs scored on the bank's θ scale: load their data, or hold out demo LLMs. */
 export function ScoreSection(props: {
   bank: ItemBank;
@@ -84,27 +108,7 @@ export function ScoreSection(props: {
       }),
     [score, bank],
   );
-  const demo = () =>
-    void runTask(
-      'score',
-      'The held-out demo failed',
-      (signal, stage) =>
-        getBridge().holdOut(
-          signal,
-          demoSources(),
-          { ...DEFAULT_SETTINGS, ...settings },
-          DEMO_CALIBRATION_LLMS,
-          stage,
-        ),
-      (r) =>
-        dispatchBank({
-          type: 'heldOut',
-          bank: r.bank,
-          label: `demo bank (first ${DEMO_CALIBRATION_LLMS} demo LLMs)`,
-          info: r.newData,
-          result: r.score,
-        }),
-    );
+  const demo = () => scoreHeldOutDemo(settings);
   const rescore = () =>
     void runTask(
       'score',
