@@ -28,6 +28,35 @@ const DOMAIN: [number, number] = [-6, 6];
 const CURVE_COLOR = '#4e79a7';
 const POINT_COLOR = '#f28e2b';
 
+/** One arrow marker per side for the sampled cells beyond the axis, with their count. */
+function drawOffScale(
+  f: ReturnType<typeof createFrame>,
+  beyond: { lo: number; hi: number },
+  xName: string,
+): void {
+  for (const side of ['lo', 'hi'] as const) {
+    const n = beyond[side];
+    if (!n) continue;
+    const at = side === 'lo' ? 0 : f.innerWidth;
+    const dir = side === 'lo' ? -1 : 1;
+    const m = f.plot
+      .append('g')
+      .attr('class', 'off-scale')
+      .attr('data-side', side)
+      .attr('transform', `translate(${at},${f.innerHeight - 10})`);
+    m.append('path')
+      .attr('d', `M0,-5L${8 * dir},0L0,5Z`)
+      .attr('fill', POINT_COLOR);
+    m.append('text')
+      .attr('x', -4 * dir)
+      .attr('y', -8)
+      .attr('text-anchor', side === 'lo' ? 'start' : 'end')
+      .attr('fill', MUTED)
+      .text(`${n} beyond ${side === 'lo' ? '−6' : '+6'}`);
+    m.append('title').text(`${n} sampled cells with ${xName} ${side === 'lo' ? '< −6' : '> +6'}`);
+  }
+}
+
 /** The difficulty-gated fallback weight G against θ − b̃, with optional sampled (LLM, item) points. */
 export function gateChart(data: GateData, opts: ChartOptions = {}): SVGSVGElement {
   const margin = data.form === 'margin';
@@ -90,27 +119,7 @@ export function gateChart(data: GateData, opts: ChartOptions = {}): SVGSVGElemen
       .append('title')
       .text(`${p.llm}: ${xName} = ${fmt(p.x)}, G = ${fmt(p.g, 3)}`);
   }
-  for (const side of ['lo', 'hi'] as const) {
-    const n = beyond[side];
-    if (!n) continue;
-    const at = side === 'lo' ? 0 : f.innerWidth;
-    const dir = side === 'lo' ? -1 : 1;
-    const m = f.plot
-      .append('g')
-      .attr('class', 'off-scale')
-      .attr('data-side', side)
-      .attr('transform', `translate(${at},${f.innerHeight - 10})`);
-    m.append('path')
-      .attr('d', `M0,-5L${8 * dir},0L0,5Z`)
-      .attr('fill', POINT_COLOR);
-    m.append('text')
-      .attr('x', -4 * dir)
-      .attr('y', -8)
-      .attr('text-anchor', side === 'lo' ? 'start' : 'end')
-      .attr('fill', MUTED)
-      .text(`${n} beyond ${side === 'lo' ? '−6' : '+6'}`);
-    m.append('title').text(`${n} sampled cells with ${xName} ${side === 'lo' ? '< −6' : '> +6'}`);
-  }
+  drawOffScale(f, beyond, xName);
 
   const xs = range(121).map((i) => DOMAIN[0] + (i * (DOMAIN[1] - DOMAIN[0])) / 120);
   const gs = gateCurve(data.w0, data.kappa, xs);
