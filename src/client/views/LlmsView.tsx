@@ -127,6 +127,13 @@ const ABILITY_COLUMNS: Column<LlmAbilityRow>[] = [
     numeric: true,
   },
   {
+    key: 'expectedAccuracy',
+    label: 'Expected accuracy (model)',
+    value: (r) => r.expectedAccuracy,
+    render: (r) => fmtNum(r.expectedAccuracy, 3),
+    numeric: true,
+  },
+  {
     key: 's',
     label: 'Sharpness s',
     value: (r) => r.s,
@@ -194,7 +201,10 @@ function AbilitySection({ fit, ds }: Pick<ViewProps, 'fit' | 'ds'>) {
         items. Spearman: θ with accuracy {fmtNum(spearman.thetaAccuracy, 2)}; θ from correctness
         with θ {fmtNum(spearman.correctnessTheta, 2)}; θ from wrong answers with θ{' '}
         {fmtNum(spearman.wrongTheta, 2)}. Person fit: infit/outfit mean squares above 1.3 mean the
-        model does not explain the LLM&apos;s answers.
+        model does not explain the LLM&apos;s answers. Expected accuracy is the fit&apos;s mean
+        P(key) with the LLM&apos;s sharpness, position bias and fallback folded in; θ is ability net
+        of sharpness, so a very flat or very confident LLM can rank by θ away from its accuracy (the
+        notes under the chart say which, and why).
       </p>
       <Chart render={renderChart} name="theta-accuracy" heading="Ability θ against accuracy" />
       <DataTable

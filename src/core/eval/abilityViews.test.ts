@@ -9,6 +9,7 @@ const row = (over: Partial<LlmAbilityRow>): LlmAbilityRow => ({
   thetaSE: 0.2,
   accuracy: 0.5,
   meanPKey: 0.5,
+  expectedAccuracy: 0.5,
   s: 1,
   thetaCorrectness: 0,
   thetaWrong: 0,
@@ -65,6 +66,8 @@ describe('llmAbilityViews', () => {
       expect(Number.isFinite(r.thetaCorrectness)).toBe(true);
       expect(r.nWrong > 0 ? Number.isFinite(r.thetaWrong) : Number.isNaN(r.thetaWrong)).toBe(true);
       expect(r.infit).toBeGreaterThan(0);
+      expect(r.expectedAccuracy).toBeGreaterThan(0);
+      expect(r.expectedAccuracy).toBeLessThan(1);
       expect(r.rankGap).toBe(r.rankTheta - r.rankAccuracy);
     }
     expect([...v.rows.map((r) => r.rankTheta)].sort((a, b) => a - b)).toEqual([

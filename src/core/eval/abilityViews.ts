@@ -10,6 +10,7 @@ import type { Dataset } from '../data/types';
 import { scoreLlms } from '../fit/score';
 import type { FitJson } from '../fit/types';
 import { isBinary } from '../model/types';
+import { predictorFromFit } from './predict';
 import { personFit, type FitFlag } from '../psych/itemfit';
 import { isCorrect } from '../model/cells';
 import { ranks, spearman } from '../stats/corr';
@@ -23,6 +24,13 @@ export interface LlmAbilityRow {
   accuracy: number;
   /** Mean observed probability of the key. */
   meanPKey: number;
+  /**
+   * The model's expected accuracy: mean fitted P(key) over the LLM's observed
+   * items, with its s, δ and ρ folded in (the "true score" on these items).
+   * On real data it ranks LLMs by held-out accuracy better than θ does
+   * (docs/validity.md).
+   */
+  expectedAccuracy: number;
   /** Sharpness (1 for models without it). */
   s: number;
   /** θ from correctness only, against the fit's items (the fit's θ for binary models). */
@@ -160,6 +168,17 @@ export async function llmAbilityViews(
     }
     pKey[j] = n ? pKey[j] / n : NaN;
   }
+  const pred = predictorFromFit(fit, ds);
+  const expected = ds.llmIds.map((_, j) => {
+    let s = 0;
+    let n = 0;
+    for (let i = 0; i < ds.I; i++) {
+      if (!ds.observed[j * ds.I + i]) continue;
+      s += pred.pKey(j, i);
+      n++;
+    }
+    return n ? s / n : NaN;
+  });
   const thetaCorrectness = binary
     ? llms.map((l) => l.theta)
     : (await scoreLlms(ds, fit, { channel: 'binary', signal: opts.signal })).llms.map(
@@ -183,6 +202,7 @@ export async function llmAbilityViews(
       thetaSE: l.thetaSE,
       accuracy: l.accuracy,
       meanPKey: pKey[j],
+      expectedAccuracy: expected[j],
       s: l.s,
       thetaCorrectness: thetaCorrectness[j],
       thetaWrong: thetaWrong[j],
