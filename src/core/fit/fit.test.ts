@@ -141,8 +141,10 @@ describe('optimisers and posing', () => {
     // Cross-entropies are not comparable: the default's data-chosen priors give
     // up training fit for held-out likelihood by design (docs/priors.md).
     // Since λ is chosen by 5-fold cross-validation (issue 27) the search costs
-    // about five times the old single hold-out (here 2,453 passes, the final fit
-    // 848): the speed issue is where it is to be won back, not this bound.
+    // about five times the old single hold-out (here 2,453 passes; the final fit
+    // 1,995 from two starts, 4900.10, where one start from the folds' mean had
+    // taken 848 to a worse optimum, 4940.79): the speed issue is where it is to
+    // be won back, not this bound.
     const fast = await fitDataset(data, { model: 'llmnrm' });
     const search = fast.priorSelection?.passes ?? 0;
     console.log('default vs adam-2500 passes', { fit: fast.passes, search });
@@ -179,7 +181,9 @@ describe('optimisers and posing', () => {
     expect(fit.converged).toBe(true);
     expect(fit.stopReason).toBe('gradient');
     expect(fit.gradNorm!).toBeLessThanOrEqual(GTOL);
-    expect(fit.steps).toBeLessThan(fit.settings.steps / 2);
+    // Steps of every run of the final fit together (runFast: the documented
+    // start, and the optimum at 2λ then λ), each run capped at settings.steps.
+    expect(fit.steps).toBeLessThan(fit.settings.steps);
     // The chosen strength is one of the candidates and had the lowest held-out loss.
     const sel = fit.priorSelection!;
     const best = sel.trials.reduce((m, t) => (t.heldOutLoss < m.heldOutLoss ? t : m));

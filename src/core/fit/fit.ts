@@ -9,7 +9,7 @@ import { adam, type OptimResult, type OptimStep } from './optim';
 import { countPreconditioner } from './precond';
 import { specsAt, type PriorScale } from '../model/hprior';
 import { fastFit, FAST_WARMUP, mixedPrecision } from './fast';
-import { choosePriorStrength, type StrengthChoice } from './strength';
+import { choosePriorStrength, STRENGTH_LIMITS, type StrengthChoice } from './strength';
 import { buildFitJson } from './result';
 import { blockCurvature } from './blocks';
 import {
@@ -330,10 +330,11 @@ async function runFast(
     // Mixed precision where the engine has a float32 path.
     mixed = mixedPrecision(settings) && cengine.float32 === true;
     const done = { steps: 0, passes: 0 };
-    const run = async (x: Float64Array, w: number) => {
+    const run = async (x: Float64Array, w: number, loose = false) => {
       const r = await fastFit(f, x, {
         settings,
         warm: w,
+        loose,
         precond: countPreconditioner(cposed),
         coarse: mixed,
         signal: opts.signal,
@@ -358,11 +359,14 @@ async function runFast(
       return r;
     };
     res = await run(start, warm);
-    if (twice) {
-      const lambda = settings.priorStrength!;
+    // The weaker prior stays within the search's range (STRENGTH_LIMITS).
+    const lambda = settings.priorStrength ?? 1;
+    const weaker = Math.min(CONTINUATION * lambda, STRENGTH_LIMITS[1]);
+    if (twice && weaker > lambda) {
       const at = (l: number) => (cposed.P.priors = specsAt(cposed.P.groups, l, override));
-      at(CONTINUATION * lambda);
-      const weak = await run(start, warm);
+      at(weaker);
+      // Only a start for the fit at λ: a loose test is enough (fast.ts).
+      const weak = await run(start, warm, true);
       at(lambda);
       const r = await run(weak.x, 0);
       if (r.value < res.value - 1e-9 * Math.abs(res.value)) res = r;
