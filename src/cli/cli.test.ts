@@ -57,12 +57,18 @@ describe('llm-nrm CLI (bin/llm-nrm.js)', () => {
     );
     expect(fit.items[0].a).toHaveLength(4);
     expect(fit.objective).toBeCloseTo(fit.crossEntropy + fit.prior, 6);
-    // The default's gate form, recorded and said (issue 27); the demo's gate is shut.
+    // The default's gate form, recorded and said (issue 27). On the demo the
+    // fitted margin gate opens at a few cells (G reaches 1 where an LLM is far
+    // from an item's key); the words follow the number either way.
     expect(fit.gate).toBe('margin');
-    expect(fit.gateMax).toBeLessThan(1e-3);
     expect(r.stderr).toMatch(
-      /the fallback gate is shut on this data; the fit equals the no-fallback model/i,
+      fit.gateMax < 1e-3
+        ? /the fallback gate is shut on this data; the fit equals the no-fallback model/i
+        : new RegExp(`The fallback gate is open: G reaches ${fit.gateMax.toFixed(3)}`),
     );
+    // The step cap bounds the final fit's runs together (each run may take one
+    // L-BFGS step past its share: fast.ts always takes one).
+    expect(fit.steps).toBeLessThanOrEqual(403);
     const info = path.join(dir, 'info.csv');
     const r2 = run(['info', out, '--out', info]);
     expect(r2.status, r2.stderr).toBe(0);

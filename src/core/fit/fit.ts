@@ -330,9 +330,10 @@ async function runFast(
     // Mixed precision where the engine has a float32 path.
     mixed = mixedPrecision(settings) && cengine.float32 === true;
     const done = { steps: 0, passes: 0 };
+    // The runs share the step cap: `settings.steps` bounds the final fit's work.
     const run = async (x: Float64Array, w: number, loose = false) => {
       const r = await fastFit(f, x, {
-        settings,
+        settings: { ...settings, steps: Math.max(1, settings.steps - done.steps) },
         warm: w,
         loose,
         precond: countPreconditioner(cposed),
@@ -362,7 +363,8 @@ async function runFast(
     // The weaker prior stays within the search's range (STRENGTH_LIMITS).
     const lambda = settings.priorStrength ?? 1;
     const weaker = Math.min(CONTINUATION * lambda, STRENGTH_LIMITS[1]);
-    if (twice && weaker > lambda) {
+    // Only with at least half the step cap left for the two runs.
+    if (twice && weaker > lambda && done.steps < settings.steps / 2) {
       const at = (l: number) => (cposed.P.priors = specsAt(cposed.P.groups, l, override));
       at(weaker);
       // Only a start for the fit at λ: a loose test is enough (fast.ts).
