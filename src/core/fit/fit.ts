@@ -189,11 +189,20 @@ function tracker(settings: FitSettings, opts: FitOptions, t0: number): Tracker {
   const trace: TracePoint[] = [];
   let lastReport = 0;
   let last: OptimStep = { step: 0, passes: 0, value: NaN };
-  const due = () => {
+  // Progress at most every 100 ms; `phase` names a phase before the main fit.
+  const report = (s: OptimStep, phase?: string) => {
     const now = performance.now();
-    if (now - lastReport <= 100) return 0;
+    if (now - lastReport <= 100) return;
     lastReport = now;
-    return now;
+    opts.onProgress?.({
+      step: s.step,
+      passes: s.passes,
+      objective: s.value,
+      elapsedMs: now - t0,
+      maxSteps: settings.steps,
+      ...(phase !== undefined && { phase }),
+      optimiser: s.optimiser,
+    });
   };
   return {
     trace,
@@ -217,30 +226,9 @@ function tracker(settings: FitSettings, opts: FitOptions, t0: number): Tracker {
           crossEntropy: ce,
           seconds: (performance.now() - t0) / 1000,
         });
-      const now = due();
-      if (now)
-        opts.onProgress?.({
-          step: s.step,
-          passes: s.passes,
-          objective: s.value,
-          elapsedMs: now - t0,
-          maxSteps: settings.steps,
-          optimiser: s.optimiser,
-        });
+      report(s);
     },
-    phase(st, phase) {
-      const now = due();
-      if (now)
-        opts.onProgress?.({
-          step: st.step,
-          passes: st.passes,
-          objective: st.value,
-          elapsedMs: now - t0,
-          maxSteps: settings.steps,
-          phase,
-          optimiser: st.optimiser,
-        });
-    },
+    phase: report,
   };
 }
 
