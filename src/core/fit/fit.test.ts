@@ -111,16 +111,24 @@ describe('recovery on data simulated from LLM-NRM (60 LLMs × 400 items, mixed K
     const figures = figuresOf(fit);
     console.log('recovery figures (default)', JSON.stringify(figures));
     expect(figures.spearmanTheta).toBeGreaterThan(0.95);
-    expect(figures.pearsonA).toBeGreaterThan(0.8);
-    expect(figures.pearsonC).toBeGreaterThan(0.8);
     expect(figures.meanAbsProbGap).toBeLessThan(0.025);
-    expect(figures.spearmanS).toBeGreaterThan(S_MIN);
+    // Since the final fit starts from the documented start and the optimum at
+    // 2λ (issue 27) the default keeps this set's gate open, as simulated, and
+    // recovers ρ, δ, w0 and κ too (measured: ρ 0.967, δ 0.923, w0 −2.35,
+    // κ 0.79). Its λ is the search's weakest, so a, c and s are less pinned
+    // than at λ = 4 below (measured a 0.802, c 0.731, s 0.847; before, with
+    // the gate shut, c and s had passed 0.8 and 0.9).
+    expect(figures.pearsonA).toBeGreaterThan(0.75);
+    expect(figures.pearsonC).toBeGreaterThan(0.7);
+    expect(figures.spearmanS).toBeGreaterThan(0.8);
+    expect(figures.pearsonRho).toBeGreaterThan(RHO_MIN);
+    expect(figures.pearsonDelta).toBeGreaterThan(DELTA_MIN);
+    expect(Math.abs(figures.w0 - -2)).toBeLessThan(W0_TOL);
+    expect(Math.abs(figures.kappa - 1)).toBeLessThan(KAPPA_TOL);
   });
 
-  // On this set the data-chosen default closes the fallback gate (w0 → −16;
-  // the held-out likelihood does not need it), so ρ, δ, w0 and κ are checked
-  // on a fit whose gate stays open: a fixed prior strength λ = 4 started from
-  // the documented start (no strength search), as the paper fits.
+  // A fixed prior strength λ = 4 from the documented start (no strength
+  // search), as the paper fits: every parameter group recovered more tightly.
   it('with the gate open, recovers ρ, δ, w0 and κ', async () => {
     const fit = await fitDataset(data, { model: 'llmnrm', priorStrength: 4 });
     const figures = figuresOf(fit);
