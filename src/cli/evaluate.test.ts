@@ -67,14 +67,14 @@ describe('llm-nrm evaluate', () => {
       seed: 4,
       fitSettings: { tol: 1e-6, seed: 4 },
     });
+    // The CLI's engine (auto: threads on this machine) sums in another order
+    // than the core's single-thread fused engine; the final fit's longer path
+    // from the documented start (issue 27) carries that rounding to 1.6e-10.
     expect(Number(rows[0].optionLogLoss_mean)).toBeCloseTo(
       core.summary[0].optionLogLoss_mean as number,
-      10,
+      8,
     );
-    expect(Number(rows[1].binaryBrier_sd)).toBeCloseTo(
-      core.summary[1].binaryBrier_sd as number,
-      10,
-    );
+    expect(Number(rows[1].binaryBrier_sd)).toBeCloseTo(core.summary[1].binaryBrier_sd as number, 8);
   });
 
   it('info and external run on a fit.json; usage errors exit 2', async () => {
