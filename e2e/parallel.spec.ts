@@ -22,6 +22,10 @@ test('a larger data set fits with the fused engine spread over shard workers', a
   expect(cores).toBeGreaterThan(1);
   await pickFiles(page, [file]);
   await waitState(page, 'loaded', 60_000);
+  // From the documented start (issue 27) this set's final fit needs about
+  // 2,150 L-BFGS steps at its λ (16) in Node, and ran past the default cap of
+  // 2,500 in the browser's shards: a cap of 6,000, so the test is about the shards.
+  await page.getByLabel('Max iterations').fill('6000');
   await page.getByRole('button', { name: 'Fit', exact: true }).click();
   await waitState(page, 'fitted', 240_000);
   await expect(page.getByTestId('fit-info')).toContainText(/spread over [2-8] shard workers/);
