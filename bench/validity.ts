@@ -27,6 +27,7 @@
  * held-out loss at its chosen λ. Not run by the tests (minutes).
  */
 import { loadDatasetFromPaths } from '../src/node/files';
+import { completeDataset } from '../src/core/data/complete';
 import { subsetDataset } from '../src/core/data/subset';
 import type { Dataset } from '../src/core/data/types';
 import { fitDataset } from '../src/core/fit/fit';
@@ -113,21 +114,15 @@ function simulate(seed: number, J = 18, I = 160): { ds: Dataset; eta: number[] }
       for (let k = 0; k < K; k++) obs[(j * I + i) * K + k] = z[k] / s;
     }
   }
-  const ds: Dataset = {
-    J,
-    I,
-    Kmax: K,
-    llmIds: Array.from({ length: J }, (_, j) => `sim-${String(j + 1).padStart(2, '0')}`),
-    itemIds: Array.from({ length: I }, (_, i) => `item-${i + 1}`),
-    benchmarks: Array.from({ length: I }, () => 'sim'),
-    nOptions: new Uint8Array(I).fill(K),
-    key,
+  const ds = completeDataset(
     obs,
-    observed: new Uint8Array(J * I).fill(1),
-    leakage: new Float32Array(J * I),
-    sources: [],
-    warnings: [],
-  };
+    key,
+    { J, I, K },
+    {
+      llmIds: Array.from({ length: J }, (_, j) => `sim-${String(j + 1).padStart(2, '0')}`),
+      itemIds: Array.from({ length: I }, (_, i) => `item-${i + 1}`),
+    },
+  );
   return { ds, eta };
 }
 
