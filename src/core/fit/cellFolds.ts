@@ -15,6 +15,7 @@
  * strong and weak LLMs alike, and another seed deals other folds.
  */
 import type { Dataset } from '../data/types';
+import { accuracyByLlm } from '../model/cells';
 
 /** Marks a cell that is not observed (in no fold). */
 export const NO_FOLD = 255;
@@ -122,26 +123,14 @@ export function cellFolds(ds: Dataset, K: number, seed: number, h = contentHashe
   return fold;
 }
 
-/** Each LLM's rank by its share of items answered right (argmax = key), ties by content hash. */
+/**
+ * Each LLM's rank by its share of items answered right (`accuracyByLlm`: argmax =
+ * key), an LLM observed on no item at 0, ties by content hash.
+ */
 function accuracyRank(ds: Dataset, h: ContentHashes): Float64Array {
-  const { J, I, Kmax } = ds;
-  const acc = new Float64Array(J);
-  for (let j = 0; j < J; j++) {
-    let right = 0;
-    let n = 0;
-    for (let i = 0; i < I; i++) {
-      const c = j * I + i;
-      if (!ds.observed[c]) continue;
-      n++;
-      let best = 0;
-      for (let k = 1; k < ds.nOptions[i]; k++)
-        if (ds.obs[c * Kmax + k] > ds.obs[c * Kmax + best]) best = k;
-      if (best === ds.key[i]) right++;
-    }
-    acc[j] = n ? right / n : 0;
-  }
+  const acc = accuracyByLlm(ds).map((a) => (Number.isNaN(a) ? 0 : a));
   const order = Array.from(acc.keys()).sort((a, b) => acc[a] - acc[b] || h.llm[a] - h.llm[b]);
-  const rank = new Float64Array(J);
+  const rank = new Float64Array(ds.J);
   order.forEach((j, r) => (rank[j] = r));
   return rank;
 }
