@@ -2,18 +2,25 @@
  * The app's verbs (load files, load the demo, fit, cancel) wired to the worker
  * bridge and the reducer. One task runs at a time: starting one cancels the last.
  */
-import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
-import type { Dataset } from '../core/data/types';
+import { useCallback, useEffect, useMemo, useReducer, useState, type Dispatch } from 'react';
 import type { FitSettings } from '../core/fit/types';
-import type { CheckpointSaved, DeviceLoss, ResumeFrom } from '../boundary/checkpoint';
-import type { LoadOptions, LoadSource } from '../boundary/protocol';
+import type { CheckpointSaved, ResumeFrom } from '../boundary/checkpoint';
+import type { LoadOptions } from '../boundary/protocol';
 import { getBridge } from './bridge';
 import type { NamedFile } from './dropped';
 import { continuation } from './continuation';
-import { alignFit, looksLikeFitJson, parseFitJson } from './fitio';
 import { AUTO_FIT_SECONDS, estimateFitSeconds } from './fitEstimate';
-import { initialState, reducer, type AppState, type FitEntry, type LoadedData } from './state';
+import {
+  initialState,
+  reducer,
+  type Action,
+  type AppState,
+  type FitEntry,
+  type LoadedData,
+} from './state';
 import { TaskRunner, type TaskContext, type TaskEvent } from './tasks';
+import { useLatest } from './useLatest';
+import { fitTask, loadTask, splitDropped } from './workbenchTasks';
 
 /** The embedded demo: real NAEP data (see public/demo/README.md). */
 export const DEMO_FILES = ['econ-reading.wide.csv', 'econ-reading.items.csv'];
@@ -47,151 +54,42 @@ export function useWorkbench(
   autoFit = true,
 ): Workbench {
   const [state, dispatch] = useReducer(reducer, initialState);
-  const checkpointTo = useRef(onCheckpoint);
-  useEffect(() => {
-    checkpointTo.current = onCheckpoint;
-  }, [onCheckpoint]);
-  const runner = useRef(new TaskRunner<'main'>()).current;
-  const latest = useRef(state);
-  useEffect(() => {
-    latest.current = state;
-  }, [state]);
+  const checkpointTo = useLatest(onCheckpoint);
+  const latest = useLatest(state);
+  const { task, cancel } = useMainTask(dispatch);
+  const env = useMemo(() => ({ dispatch, latest, checkpointTo }), [latest, checkpointTo]);
 
   useEffect(() => {
     getBridge().onRestart = (reason) =>
       dispatch({ type: 'notice', notice: `${reason} A fresh worker has your data; please retry.` });
   }, []);
 
-  /**
-   * Runs `work` as the one task of the workbench (starting it cancels the last).
-   * Load and fit report their own progress; the runner reports how the task ended.
-   */
-  const task = useCallback(
-    (title: string, work: (ctx: TaskContext<never>) => Promise<unknown>) =>
-      runner.run(
-        'main',
-        title,
-        (e: TaskEvent) => {
-          if (e.type === 'cancelled') dispatch({ type: 'cancelled', notice: e.notice });
-          if (e.type === 'failed') dispatch({ type: 'failed', error: e.error });
-        },
-        work,
-      ),
-    [runner],
-  );
-
-  const fitIn = useCallback(
-    async (ctx: TaskContext<never>, settings: FitSettings, resume?: ResumeFrom) => {
-      ctx.failAs('The fit failed');
-      const replaces = resume?.replaces;
-      dispatch({ type: 'fitStart', settings, untilConverged: replaces !== undefined });
-      const fit = await getBridge().fit(
-        ctx.signal,
-        settings,
-        (progress) => ctx.live() && dispatch({ type: 'fitProgress', progress }),
-        {
-          resume,
-          checkpoint: (c) => ctx.live() && checkpointTo.current?.(c),
-          // An engine that lost its GPU device mid-fit: say where the fit went on.
-          deviceLost: (d: DeviceLoss) => ctx.live() && dispatch({ type: 'notice', notice: d.note }),
-        },
-      );
-      if (!ctx.live()) return;
-      // A continuation replaces the fit it continued (found by its label: a
-      // continuation resumed after a reload names a fit restored under a new id).
-      const old =
-        replaces === undefined ? undefined : latest.current.fits.find((f) => f.label === replaces);
-      if (old && !fit.priorSelection && old.fit.priorSelection)
-        fit.priorSelection = old.fit.priorSelection;
-      dispatch({ type: 'fitDone', fit, origin: 'fit', replaces: old?.id });
-    },
-    [],
-  );
-
-  /** Loads data sources (if any) in the worker, then restores any fit files against them. */
-  const loadIn = useCallback(
-    async (
-      ctx: TaskContext<never>,
-      sources: LoadSource[],
-      fitFiles: { name: string; text: string }[],
-      opts: LoadOptions,
-    ): Promise<Dataset | null | false> => {
-      let ds = latest.current.data?.dataset ?? null;
-      if (sources.length) {
-        ctx.failAs('Could not load the data');
-        const names = sources.map((s) => s.name);
-        dispatch({ type: 'loadStart', files: names });
-        // The worker saves the data to the session store itself (no clone of it here).
-        const res = await getBridge().load(
-          ctx.signal,
-          sources,
-          opts,
-          (progress) => {
-            if (ctx.live()) dispatch({ type: 'loadProgress', progress });
-          },
-          true,
-        );
-        if (!ctx.live()) return false;
-        ds = res.dataset;
-        dispatch({
-          type: 'loadDone',
-          data: {
-            dataset: ds,
-            summary: res.summary,
-            files: names,
-            seconds: res.seconds,
-            storedInWorker: res.storedInWorker,
-          },
-        });
-      }
-      for (const f of fitFiles) {
-        ctx.failAs(`Could not restore ${f.name}`);
-        if (!ds) throw new Error(`${f.name}: load the data this fit belongs to together with it`);
-        const fit = alignFit(parseFitJson(f.text, f.name), ds, f.name);
-        dispatch({ type: 'fitDone', fit, origin: 'import', label: `${f.name} (${fit.model})` });
-      }
-      return ds;
-    },
-    [],
-  );
-
   const loadFiles = useCallback(
     async (files: NamedFile[], opts: LoadOptions = {}) => {
       if (!files.length) return;
-      const sources: LoadSource[] = [];
-      const fitFiles: { name: string; text: string }[] = [];
-      for (const { file, name } of files) {
-        if (/\.json$/i.test(name)) {
-          const text = await file.text();
-          if (looksLikeFitJson(name, text)) {
-            fitFiles.push({ name, text });
-            continue;
-          }
-        }
-        sources.push({ name, blob: file });
-      }
+      const { sources, fitFiles } = await splitDropped(files);
       await task('Could not load the data', async (ctx) => {
-        const ds = await loadIn(ctx, sources, fitFiles, opts);
+        const ds = await loadTask(env, ctx, sources, fitFiles, opts);
         // New data and no fit with it: fit the default model at once when that is quick.
         if (autoFit && sources.length && !fitFiles.length && ds)
-          if (estimateFitSeconds(ds) <= AUTO_FIT_SECONDS) await fitIn(ctx, settingsForDemo);
+          if (estimateFitSeconds(ds) <= AUTO_FIT_SECONDS) await fitTask(env, ctx, settingsForDemo);
       });
     },
-    [task, loadIn, fitIn, settingsForDemo, autoFit],
+    [task, env, settingsForDemo, autoFit],
   );
 
   const loadDemo = useCallback(async () => {
     const base = new URL(`${import.meta.env.BASE_URL}demo/`, document.baseURI);
     const sources = DEMO_FILES.map((name) => ({ name, url: new URL(name, base).href }));
     await task('Could not load the data', async (ctx) => {
-      if (await loadIn(ctx, sources, [], {})) await fitIn(ctx, settingsForDemo);
+      if (await loadTask(env, ctx, sources, [], {})) await fitTask(env, ctx, settingsForDemo);
     });
-  }, [task, loadIn, fitIn, settingsForDemo]);
+  }, [task, env, settingsForDemo]);
 
   const runFit = useCallback(
     (settings: FitSettings, resume?: ResumeFrom) =>
-      task('The fit failed', (ctx) => fitIn(ctx, settings, resume)),
-    [task, fitIn],
+      task('The fit failed', (ctx) => fitTask(env, ctx, settings, resume)),
+    [task, env],
   );
 
   const continueFit = useCallback(
@@ -200,10 +98,8 @@ export function useWorkbench(
       if (!ds) return;
       await runFit(...continuation(entry, ds));
     },
-    [runFit],
+    [runFit, latest],
   );
-
-  const cancel = useCallback(() => runner.cancel('main'), [runner]);
 
   const restore = useCallback(
     async (data: LoadedData, fits: Pick<FitEntry, 'label' | 'origin' | 'fit'>[]) => {
@@ -218,10 +114,10 @@ export function useWorkbench(
 
   const reset = useCallback(
     (notice: string) => {
-      runner.cancel('main');
+      cancel();
       dispatch({ type: 'reset', notice });
     },
-    [runner],
+    [cancel],
   );
 
   return useMemo(
@@ -240,4 +136,28 @@ export function useWorkbench(
     }),
     [state, loadFiles, loadDemo, runFit, continueFit, restore, reset, cancel],
   );
+}
+
+/**
+ * The workbench's one task slot: `task(title, work)` runs `work` as its task
+ * (starting one cancels the last). Load and fit report their own progress; the
+ * runner reports how the task ended.
+ */
+function useMainTask(dispatch: Dispatch<Action>) {
+  const [runner] = useState(() => new TaskRunner<'main'>());
+  const task = useCallback(
+    (title: string, work: (ctx: TaskContext<never>) => Promise<unknown>) =>
+      runner.run(
+        'main',
+        title,
+        (e: TaskEvent) => {
+          if (e.type === 'cancelled') dispatch({ type: 'cancelled', notice: e.notice });
+          if (e.type === 'failed') dispatch({ type: 'failed', error: e.error });
+        },
+        work,
+      ),
+    [runner, dispatch],
+  );
+  const cancel = useCallback(() => runner.cancel('main'), [runner]);
+  return { task, cancel };
 }
