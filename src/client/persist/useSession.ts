@@ -3,13 +3,21 @@
  * next visit; offers to resume a fit that a reload or crash interrupted.
  * Every write is fire-and-forget: the UI never waits on storage.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type Dispatch,
+  type SetStateAction,
+} from 'react';
 import type { FitSettings } from '../../core/fit/types';
 import type { CheckpointPhase, CheckpointSaved } from '../../boundary/checkpoint';
 import type { LoadedData } from '../state';
 import type { Workbench } from '../useWorkbench';
 import type { SavedCheckpoint } from '../../boundary/persist/records';
 import { dropCheckpoint } from '../../boundary/persist/writes';
+import { useLatest } from '../useLatest';
 import { StoredFits } from './storedFits';
 import { addFit, clearSession, deleteFit, loadCheckpoint, loadSession, saveData } from './store';
 
@@ -72,21 +80,9 @@ export function useSession(
   // What the store holds: the data object, and the fits by id (storedFits.ts).
   const storedData = useRef<LoadedData | null>(null);
   const [storedFits] = useState(() => new StoredFits({ add: addFit, remove: deleteFit }));
-  const wbRef = useRef(wb);
-  useEffect(() => {
-    wbRef.current = wb;
-  }, [wb]);
+  const wbRef = useLatest(wb);
   const { state } = wb;
-  const { setStep } = sink;
-
-  const [pending, setPending] = useState(0);
-  const write = useCallback((p: Promise<unknown>) => {
-    setPending((n) => n + 1);
-    p.then(
-      () => setStatus((s) => (s === 'none' || s === 'cleared' ? 'saved' : s)),
-      (e: unknown) => setProblem(`Could not save this session (${String(e)}).`),
-    ).finally(() => setPending((n) => n - 1));
-  }, []);
+  const { pending, write } = usePendingWrites(setStatus, setProblem);
 
   // Once per page: restore what was saved, unless the user already loaded something.
   const started = useRef(false);
@@ -100,17 +96,10 @@ export function useSession(
     }
     loadSession().then(
       (session) => {
-        const now = wbRef.current;
-        if (!session || now.state.data) return setStatus('none');
+        if (!session || wbRef.current.state.data) return setStatus('none');
         storedData.current = session.data;
         storedFits.restoring(session.fits.map((f) => f.key));
-        void now.restore(
-          session.data,
-          session.fits.map((f) => f.saved),
-        );
-        // The form shows the interrupted fit's settings (a continuation's are its own, not the form's).
-        const cp = session.checkpoint;
-        if (cp && cp.replaces === undefined) onSettings(cp.settings);
+        showRestored(wbRef.current, session, onSettings);
         setInterrupted(session.checkpoint);
         setRestoredFrom(session.savedAt);
         setStatus('restored');
@@ -120,7 +109,7 @@ export function useSession(
         setStatus('unavailable');
       },
     );
-  }, [onSettings, restore, storedFits]);
+  }, [onSettings, restore, storedFits, wbRef]);
 
   // Mirror the data and the list of fits into the store.
   useEffect(() => {
@@ -133,23 +122,7 @@ export function useSession(
     storedFits.sync(state.fits).forEach(write);
   }, [state.data, state.fits, status, write, storedFits]);
 
-  // A fit that ends (done or cancelled) drops its checkpoint; one that fails keeps it, to resume.
-  const wasRunning = useRef(false);
-  useEffect(() => {
-    const running = state.running !== null;
-    if (running === wasRunning.current) return;
-    wasRunning.current = running;
-    if (running || status === 'unavailable') return;
-    const failed = state.phase === 'error';
-    const end = failed ? loadCheckpoint() : dropCheckpoint().then(() => null);
-    end.then(
-      (cp) => {
-        setInterrupted(cp);
-        setStep(null);
-      },
-      (e: unknown) => setProblem(`Could not read or clear the checkpoint (${String(e)}).`),
-    );
-  }, [state.running, state.phase, status, setStep]);
+  useCheckpointAtFitEnd(state, status, sink.setStep, setInterrupted, setProblem);
 
   const clear = useCallback(() => {
     wbRef.current.cancel();
@@ -164,24 +137,15 @@ export function useSession(
       },
       (e: unknown) => setProblem(`Could not clear the saved session (${String(e)}).`),
     );
-  }, [storedFits]);
+  }, [storedFits, wbRef]);
 
   const resume = useCallback(
     (engine: FitSettings['engine']) => {
-      const cp = interrupted;
-      if (!cp) return;
+      if (!interrupted) return;
       setInterrupted(null);
-      const settings = { ...cp.settings, engine };
-      // A 'start' record has no iterate: the fit runs again from the start, with its settings.
-      if (cp.phase === 'start' || cp.x.length === 0) void wbRef.current.fit(settings);
-      else
-        void wbRef.current.fit(settings, {
-          x: cp.x,
-          step: cp.step,
-          ...(cp.replaces !== undefined && { replaces: cp.replaces }),
-        });
+      resumeFit(wbRef.current, interrupted, engine);
     },
-    [interrupted],
+    [interrupted, wbRef],
   );
 
   const discard = useCallback(() => {
@@ -201,4 +165,83 @@ export function useSession(
     resume,
     discard,
   };
+}
+
+/**
+ * Counts the store writes not yet finished; `write(p)` counts one in until it
+ * settles, marks the session saved when it succeeds and says why when it fails.
+ */
+function usePendingWrites(
+  setStatus: Dispatch<SetStateAction<SessionStatus>>,
+  setProblem: (p: string) => void,
+) {
+  const [pending, setPending] = useState(0);
+  const write = useCallback(
+    (p: Promise<unknown>) => {
+      setPending((n) => n + 1);
+      p.then(
+        () => setStatus((s) => (s === 'none' || s === 'cleared' ? 'saved' : s)),
+        (e: unknown) => setProblem(`Could not save this session (${String(e)}).`),
+      ).finally(() => setPending((n) => n - 1));
+    },
+    [setStatus, setProblem],
+  );
+  return { pending, write };
+}
+
+/** Shows a session read back from the store, and the interrupted fit's settings in the form. */
+function showRestored(
+  wb: Workbench,
+  session: NonNullable<Awaited<ReturnType<typeof loadSession>>>,
+  onSettings: (s: FitSettings) => void,
+) {
+  void wb.restore(
+    session.data,
+    session.fits.map((f) => f.saved),
+  );
+  // The form shows the interrupted fit's settings (a continuation's are its own, not the form's).
+  const cp = session.checkpoint;
+  if (cp && cp.replaces === undefined) onSettings(cp.settings);
+}
+
+/**
+ * A fit that ends (done or cancelled) drops its checkpoint; one that fails
+ * keeps it, to resume: offered as the interrupted fit.
+ */
+function useCheckpointAtFitEnd(
+  state: Workbench['state'],
+  status: SessionStatus,
+  setStep: (step: number | null) => void,
+  setInterrupted: (cp: SavedCheckpoint | null) => void,
+  setProblem: (p: string) => void,
+) {
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    const running = state.running !== null;
+    if (running === wasRunning.current) return;
+    wasRunning.current = running;
+    if (running || status === 'unavailable') return;
+    const failed = state.phase === 'error';
+    const end = failed ? loadCheckpoint() : dropCheckpoint().then(() => null);
+    end.then(
+      (cp) => {
+        setInterrupted(cp);
+        setStep(null);
+      },
+      (e: unknown) => setProblem(`Could not read or clear the checkpoint (${String(e)}).`),
+    );
+  }, [state.running, state.phase, status, setStep, setInterrupted, setProblem]);
+}
+
+/** Resumes an interrupted fit with its settings on `engine`, from its last iterate if it has one. */
+function resumeFit(wb: Workbench, cp: SavedCheckpoint, engine: FitSettings['engine']) {
+  const settings = { ...cp.settings, engine };
+  // A 'start' record has no iterate: the fit runs again from the start, with its settings.
+  if (cp.phase === 'start' || cp.x.length === 0) void wb.fit(settings);
+  else
+    void wb.fit(settings, {
+      x: cp.x,
+      step: cp.step,
+      ...(cp.replaces !== undefined && { replaces: cp.replaces }),
+    });
 }
