@@ -1,8 +1,9 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { memo, useCallback, useMemo, useState, type ReactNode } from 'react';
 import { toCsv } from '../../boundary/csv';
 import { downloadBlob } from '../../charts/export';
 import { slug } from '../slug';
 import { useGradual } from '../useGradual';
+import { useLatest } from '../useLatest';
 
 export interface Column<T> {
   key: string;
@@ -70,7 +71,6 @@ const Row = memo(function Row<T>({ row, columns, id, selected, onSelect }: RowPr
   );
 }) as <T>(p: RowProps<T>) => ReactNode;
 
-/** A sortable, searchable table with CSV export; Up/Down move the selection. */
 /** Row moves by key: a step, a page (20 rows) or an end of the table. */
 const ROW_KEYS: Record<string, number | 'first' | 'last' | undefined> = {
   ArrowDown: 1,
@@ -81,61 +81,110 @@ const ROW_KEYS: Record<string, number | 'first' | 'last' | undefined> = {
   End: 'last',
 };
 
+type Sort = { key: string; desc: boolean } | null;
+
+/** The rows whose search columns contain the query, sorted by the sort column (NaN last). */
+function searchAndSort<T>(
+  rows: T[],
+  columns: Column<T>[],
+  searchKeys: string[] | undefined,
+  query: string,
+  sort: Sort,
+): T[] {
+  const q = query.trim().toLowerCase();
+  if (q && searchKeys) {
+    const cols = columns.filter((c) => searchKeys.includes(c.key));
+    rows = rows.filter((r) => cols.some((c) => String(c.value(r)).toLowerCase().includes(q)));
+  }
+  const col = sort && columns.find((c) => c.key === sort.key);
+  if (col) {
+    const dir = sort.desc ? -1 : 1;
+    rows = [...rows].sort((a, b) => {
+      const x = col.value(a);
+      const y = col.value(b);
+      if (typeof x === 'number' && typeof y === 'number') {
+        if (Number.isNaN(x)) return Number.isNaN(y) ? 0 : 1;
+        if (Number.isNaN(y)) return -1;
+        return (x - y) * dir;
+      }
+      return String(x).localeCompare(String(y)) * dir;
+    });
+  }
+  return rows;
+}
+
+/** Downloads the rows as `<name>.csv`, one column per table column, by key. */
+function downloadCsv<T>(rows: T[], columns: Column<T>[], name: string) {
+  const records = rows.map((r) => Object.fromEntries(columns.map((c) => [c.key, c.value(r)])));
+  const csv = toCsv(
+    records,
+    columns.map((c) => c.key),
+  );
+  downloadBlob(new Blob([csv], { type: 'text/csv' }), `${slug(name)}.csv`);
+}
+
+/** The row a key moves the selection to from row `at` (-1: none) among `n`; undefined for other keys. */
+function rowMove(key: string, at: number, n: number): number | undefined {
+  const move = ROW_KEYS[key];
+  if (move === undefined) return undefined;
+  const target = move === 'first' ? 0 : move === 'last' ? n - 1 : Math.max(0, at) + move;
+  return Math.min(n - 1, Math.max(0, target));
+}
+
+/** The header row: each column's label a button that sorts by it (again: the other way). */
+function SortHeader<T>(p: { columns: Column<T>[]; sort: Sort; onSort: (s: Sort) => void }) {
+  const { sort } = p;
+  return (
+    <tr>
+      {p.columns.map((c) => {
+        const dir = sort?.key === c.key ? (sort.desc ? 'descending' : 'ascending') : 'none';
+        return (
+          <th key={c.key} aria-sort={dir} className={c.numeric ? 'num' : undefined}>
+            <button
+              type="button"
+              className="sort"
+              onClick={() =>
+                p.onSort({
+                  key: c.key,
+                  desc: sort?.key === c.key ? !sort.desc : !!c.numeric,
+                })
+              }
+            >
+              {c.label}
+              <span aria-hidden="true">
+                {dir === 'none' ? '' : dir === 'ascending' ? ' ▲' : ' ▼'}
+              </span>
+            </button>
+          </th>
+        );
+      })}
+    </tr>
+  );
+}
+
+/** A sortable, searchable table with CSV export; Up/Down move the selection. */
 export function DataTable<T>(p: DataTableProps<T>) {
   const [query, setQuery] = useState('');
-  const [sort, setSort] = useState(p.initialSort ?? null);
+  const [sort, setSort] = useState<Sort>(p.initialSort ?? null);
   const [limit, setLimit] = useState(p.pageSize ?? 500);
   // The farthest row the keyboard moved to: drawn at once, whatever is still to come.
   const [reach, setReach] = useState(0);
   // One onSelect for every row (the caller's changes each render), so rows stay memoised.
-  const selectTo = useRef(p.onSelect);
-  useEffect(() => {
-    selectTo.current = p.onSelect;
-  });
-  const select = useCallback((r: T) => selectTo.current?.(r), []);
+  const selectTo = useLatest(p.onSelect);
+  const select = useCallback((r: T) => selectTo.current?.(r), [selectTo]);
 
-  const shown = useMemo(() => {
-    let rows = p.rows;
-    const q = query.trim().toLowerCase();
-    if (q && p.searchKeys) {
-      const cols = p.columns.filter((c) => p.searchKeys!.includes(c.key));
-      rows = rows.filter((r) => cols.some((c) => String(c.value(r)).toLowerCase().includes(q)));
-    }
-    const col = sort && p.columns.find((c) => c.key === sort.key);
-    if (col) {
-      const dir = sort.desc ? -1 : 1;
-      rows = [...rows].sort((a, b) => {
-        const x = col.value(a);
-        const y = col.value(b);
-        if (typeof x === 'number' && typeof y === 'number') {
-          if (Number.isNaN(x)) return Number.isNaN(y) ? 0 : 1;
-          if (Number.isNaN(y)) return -1;
-          return (x - y) * dir;
-        }
-        return String(x).localeCompare(String(y)) * dir;
-      });
-    }
-    return rows;
-  }, [p.rows, p.columns, p.searchKeys, query, sort]);
+  const shown = useMemo(
+    () => searchAndSort(p.rows, p.columns, p.searchKeys, query, sort),
+    [p.rows, p.columns, p.searchKeys, query, sort],
+  );
   const drawn = useGradual(shown, Math.min(shown.length, limit), ROWS_FIRST, ROWS_STEP, reach);
 
-  const exportCsv = () => {
-    const records = shown.map((r) => Object.fromEntries(p.columns.map((c) => [c.key, c.value(r)])));
-    const csv = toCsv(
-      records,
-      p.columns.map((c) => c.key),
-    );
-    downloadBlob(new Blob([csv], { type: 'text/csv' }), `${slug(p.name)}.csv`);
-  };
-
   const onKey = (e: React.KeyboardEvent) => {
-    const move = ROW_KEYS[e.key];
-    if (!p.onSelect || move === undefined) return;
-    e.preventDefault();
+    if (!p.onSelect || ROW_KEYS[e.key] === undefined) return;
     const at = shown.findIndex((r) => p.rowKey(r) === p.selected);
-    const target =
-      move === 'first' ? 0 : move === 'last' ? shown.length - 1 : Math.max(0, at) + move;
-    const next = Math.min(shown.length - 1, Math.max(0, target));
+    const next = rowMove(e.key, at, shown.length);
+    if (next === undefined) return;
+    e.preventDefault();
     if (shown[next]) {
       p.onSelect(shown[next]);
       if (next >= limit) setLimit(next + 1);
@@ -163,7 +212,11 @@ export function DataTable<T>(p: DataTableProps<T>) {
           {Math.min(shown.length, limit)} of {p.rows.length} shown
           {shown.length < p.rows.length ? ` (${shown.length} match)` : ''}
         </span>
-        <button type="button" className="small" onClick={exportCsv}>
+        <button
+          type="button"
+          className="small"
+          onClick={() => downloadCsv(shown, p.columns, p.name)}
+        >
           CSV
         </button>
       </div>
@@ -177,30 +230,7 @@ export function DataTable<T>(p: DataTableProps<T>) {
         <table>
           <caption className="sr-only">{p.caption}</caption>
           <thead>
-            <tr>
-              {p.columns.map((c) => {
-                const dir = sort?.key === c.key ? (sort.desc ? 'descending' : 'ascending') : 'none';
-                return (
-                  <th key={c.key} aria-sort={dir} className={c.numeric ? 'num' : undefined}>
-                    <button
-                      type="button"
-                      className="sort"
-                      onClick={() =>
-                        setSort({
-                          key: c.key,
-                          desc: sort?.key === c.key ? !sort.desc : !!c.numeric,
-                        })
-                      }
-                    >
-                      {c.label}
-                      <span aria-hidden="true">
-                        {dir === 'none' ? '' : dir === 'ascending' ? ' ▲' : ' ▼'}
-                      </span>
-                    </button>
-                  </th>
-                );
-              })}
-            </tr>
+            <SortHeader columns={p.columns} sort={sort} onSort={setSort} />
           </thead>
           <tbody>
             {shown.slice(0, drawn).map((r) => {
