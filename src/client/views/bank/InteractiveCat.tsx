@@ -35,20 +35,12 @@ export function InteractiveCat(props: {
   settings: () => CatSettings;
 }) {
   const { bank, against, st, texts, settings } = props;
-  const id = useId();
   const [probs, setProbs] = useState('');
   const live = st.interactive?.against === against ? st.interactive : null;
   const task = st.tasks.interactive;
 
   const start = () => {
-    try {
-      const session = createCatSession(bank, settings());
-      dispatchBank({ type: 'interactive', entry: snapshot(session, against) });
-      dispatchBank({ type: 'task', task: 'interactive', event: { type: 'done' } });
-    } catch (e) {
-      const error = toUiError(e, 'Could not start');
-      dispatchBank({ type: 'task', task: 'interactive', event: { type: 'failed', error } });
-    }
+    startCat(bank, settings(), against);
     setProbs('');
   };
   const item = live?.next ? bank.items.find((it) => it.id === live.next) : undefined;
@@ -72,8 +64,6 @@ export function InteractiveCat(props: {
     () => catTraceChart({ steps: live?.steps ?? [], start: { theta: 0, se: 1 } }),
     [live],
   );
-  const text = item ? (texts.get(item.id) ?? bankText(item)) : null;
-  const labels = item ? OPTION_LABELS.slice(0, item.nOptions) : [];
   return (
     <div className="interactive-cat" data-section="interactive" data-state={task.status}>
       <h4>Interactive test</h4>
@@ -100,40 +90,14 @@ export function InteractiveCat(props: {
             {live.stopped && <> · finished ({STOP_TEXT[live.stopped]})</>}
           </p>
           {item && (
-            <div className="next-item" data-testid="next-item">
-              <p>
-                Next item: <strong>{item.id}</strong>
-                {item.benchmark && <span className="muted"> · {item.benchmark}</span>} ·{' '}
-                {item.nOptions} options
-              </p>
-              {text && (
-                <>
-                  <p>{text.question || <em>(no question text)</em>}</p>
-                  <ol type="A">
-                    {text.options.slice(0, item.nOptions).map((o, k) => (
-                      <li key={k}>{o || <em>(no text)</em>}</li>
-                    ))}
-                  </ol>
-                </>
-              )}
-              <div className="row">
-                <label htmlFor={`${id}-p`}>Option probabilities ({labels.join(', ')})</label>
-                <input
-                  id={`${id}-p`}
-                  className="probs-input"
-                  type="text"
-                  placeholder={labels.map(() => (1 / labels.length).toFixed(2)).join(', ')}
-                  value={probs}
-                  onChange={(e) => setProbs(e.target.value)}
-                  onKeyDown={(e) => {
-                    if (e.key === 'Enter') submit();
-                  }}
-                />
-                <button type="button" onClick={submit} disabled={task.status === 'running'}>
-                  Submit answer
-                </button>
-              </div>
-            </div>
+            <NextItem
+              item={item}
+              text={texts.get(item.id) ?? bankText(item)}
+              probs={probs}
+              onProbs={setProbs}
+              onSubmit={submit}
+              busy={task.status === 'running'}
+            />
           )}
           {live.steps.length > 0 && (
             <>
@@ -159,6 +123,68 @@ export function InteractiveCat(props: {
           )}
         </>
       )}
+    </div>
+  );
+}
+
+/** Starts a new interactive test (on a bad setting, the task fails and says why). */
+function startCat(bank: ItemBank, settings: CatSettings, against: object) {
+  try {
+    const session = createCatSession(bank, settings);
+    dispatchBank({ type: 'interactive', entry: snapshot(session, against) });
+    dispatchBank({ type: 'task', task: 'interactive', event: { type: 'done' } });
+  } catch (e) {
+    const error = toUiError(e, 'Could not start');
+    dispatchBank({ type: 'task', task: 'interactive', event: { type: 'failed', error } });
+  }
+}
+
+/** The item to give next, with its texts when known, and a field for the LLM's answer. */
+function NextItem(p: {
+  item: ItemBank['items'][number];
+  text: ItemText | null;
+  probs: string;
+  onProbs: (probs: string) => void;
+  onSubmit: () => void;
+  busy: boolean;
+}) {
+  const { item, text } = p;
+  const id = useId();
+  const labels = OPTION_LABELS.slice(0, item.nOptions);
+  return (
+    <div className="next-item" data-testid="next-item">
+      <p>
+        Next item: <strong>{item.id}</strong>
+        {item.benchmark && <span className="muted"> · {item.benchmark}</span>} · {item.nOptions}{' '}
+        options
+      </p>
+      {text && (
+        <>
+          <p>{text.question || <em>(no question text)</em>}</p>
+          <ol type="A">
+            {text.options.slice(0, item.nOptions).map((o, k) => (
+              <li key={k}>{o || <em>(no text)</em>}</li>
+            ))}
+          </ol>
+        </>
+      )}
+      <div className="row">
+        <label htmlFor={`${id}-p`}>Option probabilities ({labels.join(', ')})</label>
+        <input
+          id={`${id}-p`}
+          className="probs-input"
+          type="text"
+          placeholder={labels.map(() => (1 / labels.length).toFixed(2)).join(', ')}
+          value={p.probs}
+          onChange={(e) => p.onProbs(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') p.onSubmit();
+          }}
+        />
+        <button type="button" onClick={p.onSubmit} disabled={p.busy}>
+          Submit answer
+        </button>
+      </div>
     </div>
   );
 }
