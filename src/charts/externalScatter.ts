@@ -1,7 +1,7 @@
-import { axisBottom, axisLeft, scaleLinear } from 'd3';
+import { axisBottom, axisLeft } from 'd3';
 import { createFrame, drawXYAxes, fmt, labelWidth, truncate } from './frame';
 import { drawLegend } from './palette';
-import { finiteExtent, seriesColor } from './series';
+import { scatterScales, seriesColor } from './series';
 import type { ChartOptions } from './types';
 
 export interface ExternalPoint {
@@ -43,25 +43,11 @@ export function externalScatterChart(
     margin: { top: 20 + 16 * Math.max(1, data.series.length), right: 24, bottom: 40, left: 52 },
   });
   const all = data.series.flatMap((s) => s.points);
-  const x = scaleLinear()
-    .domain(
-      finiteExtent(
-        all.map((p) => p.x),
-        [0, 1],
-      ),
-    )
-    .nice()
-    // Inset, so points at the ends of the range clear the axes.
-    .range([8, f.innerWidth - 8]);
-  const y = scaleLinear()
-    .domain(
-      finiteExtent(
-        all.map((p) => p.y),
-        [-1, 1],
-      ),
-    )
-    .nice()
-    .range([f.innerHeight, 0]);
+  const { x, y } = scatterScales(
+    f,
+    all.map((p) => p.x),
+    all.map((p) => p.y),
+  );
 
   drawXYAxes(
     f,

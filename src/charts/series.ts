@@ -1,4 +1,4 @@
-import { schemeTableau10 } from 'd3';
+import { scaleLinear, schemeTableau10, type ScaleLinear } from 'd3';
 import { createFrame, type Frame, type FrameDefaults, type Parent } from './frame';
 import { drawLegend, type LegendItem } from './palette';
 import type { ChartOptions } from './types';
@@ -17,6 +17,27 @@ export function finiteExtent(values: number[], fallback: [number, number]): [num
   if (lo < hi) return [lo, hi];
   const pad = Math.abs(lo) > 0 ? Math.abs(lo) * 0.1 : 1;
   return [lo - pad, hi + pad];
+}
+
+/**
+ * A scatter's scales over the frame: x and y each a nice domain around its
+ * finite values (none: x [0, 1], y [−1, 1]); x inset 8 px, so points at the
+ * ends of its range clear the axes.
+ */
+export function scatterScales(
+  f: Frame,
+  xs: number[],
+  ys: number[],
+): { x: ScaleLinear<number, number>; y: ScaleLinear<number, number> } {
+  const x = scaleLinear()
+    .domain(finiteExtent(xs, [0, 1]))
+    .nice()
+    .range([8, f.innerWidth - 8]);
+  const y = scaleLinear()
+    .domain(finiteExtent(ys, [-1, 1]))
+    .nice()
+    .range([f.innerHeight, 0]);
+  return { x, y };
 }
 
 /** A mean ± sd whisker from (x1, y1) to (x2, y2) with end caps across it. */

@@ -1,7 +1,7 @@
-import { axisBottom, axisLeft, scaleLinear } from 'd3';
-import { createFrame, drawXYAxes, fmt } from './frame';
+import { axisBottom, axisLeft, type ScaleLinear } from 'd3';
+import { createFrame, drawXYAxes, fmt, type Frame, type G } from './frame';
 import { drawLegend } from './palette';
-import { finiteExtent, seriesColor } from './series';
+import { scatterScales, seriesColor } from './series';
 import type { ChartOptions } from './types';
 
 export interface ThetaAccuracyPoint {
@@ -64,26 +64,13 @@ export function thetaAccuracyChart(
     title: 'Ability θ against accuracy',
     margin: { top: 36, right: 24, bottom: 44 + notesHeight + 8, left: 52 },
   });
-  const x = scaleLinear()
-    .domain(
-      finiteExtent(
-        data.points.map((p) => p.accuracy),
-        [0, 1],
-      ),
-    )
-    .nice()
-    .range([8, f.innerWidth - 8]);
-  const y = scaleLinear()
-    .domain(
-      finiteExtent(
-        data.points.flatMap((p) =>
-          p.thetaSE === undefined ? [p.theta] : [p.theta - p.thetaSE, p.theta + p.thetaSE],
-        ),
-        [-1, 1],
-      ),
-    )
-    .nice()
-    .range([f.innerHeight, 0]);
+  const { x, y } = scatterScales(
+    f,
+    data.points.map((p) => p.accuracy),
+    data.points.flatMap((p) =>
+      p.thetaSE === undefined ? [p.theta] : [p.theta - p.thetaSE, p.theta + p.thetaSE],
+    ),
+  );
   drawXYAxes(
     f,
     axisBottom(x)
@@ -102,48 +89,8 @@ export function thetaAccuracyChart(
   const order = [...data.points].sort((a, b) => (a.marker ?? 0) - (b.marker ?? 0));
   for (const p of order) {
     if (!Number.isFinite(p.accuracy) || !Number.isFinite(p.theta)) continue;
-    const color = p.marker ? hot : base;
-    const cx = x(p.accuracy);
-    const pt = g
-      .append('g')
-      .attr('class', p.marker ? 'point marked' : 'point')
-      .attr('data-llm', p.label);
-    if (p.thetaSE !== undefined && Number.isFinite(p.thetaSE))
-      pt.append('line')
-        .attr('class', 'se')
-        .attr('x1', cx)
-        .attr('x2', cx)
-        .attr('y1', y(p.theta - p.thetaSE))
-        .attr('y2', y(p.theta + p.thetaSE))
-        .attr('stroke', color)
-        .attr('stroke-opacity', 0.5);
-    pt.append('circle')
-      .attr('cx', cx)
-      .attr('cy', y(p.theta))
-      .attr('r', p.marker ? 5 : 3.5)
-      .attr('fill', color)
-      .attr('stroke', '#fff');
-    const ranks =
-      p.rankTheta !== undefined && p.rankAccuracy !== undefined
-        ? `; rank ${fmt(p.rankTheta, 1).replace('.0', '')} by θ, ${fmt(p.rankAccuracy, 1).replace('.0', '')} by accuracy`
-        : '';
-    pt.append('title').text(
-      `${p.label}: accuracy ${fmt(100 * p.accuracy, 1)}%, θ ${fmt(p.theta)}` +
-        `${p.thetaSE === undefined ? '' : ` ± ${fmt(p.thetaSE)}`}${ranks}`,
-    );
-    if (p.marker) {
-      // The number beside the point, on the side with more room.
-      const left = cx > f.innerWidth * 0.7;
-      pt.append('text')
-        .attr('class', 'marker-label')
-        .attr('x', cx + (left ? -8 : 8))
-        .attr('y', y(p.theta))
-        .attr('dy', '0.32em')
-        .attr('text-anchor', left ? 'end' : 'start')
-        .attr('font-weight', 600)
-        .attr('fill', hot)
-        .text(String(p.marker));
-    }
+    // A marked point's number goes on the side with more room.
+    drawPoint(g, p, x(p.accuracy), y, p.marker ? hot : base, x(p.accuracy) > f.innerWidth * 0.7);
   }
 
   drawLegend(
@@ -163,16 +110,73 @@ export function thetaAccuracyChart(
     { maxChars: 44, horizontal: true },
   );
 
-  const notes = f.plot
+  drawNotes(f, data.notes, noteLines);
+  return f.svg.node()!;
+}
+
+/**
+ * One LLM's point at x = `cx`: its ±SE whisker, a dot, a tooltip with its
+ * ranks, and a marked LLM's number beside it (on the left when `left`).
+ */
+function drawPoint(
+  g: G,
+  p: ThetaAccuracyPoint,
+  cx: number,
+  y: ScaleLinear<number, number>,
+  color: string,
+  left: boolean,
+) {
+  const pt = g
+    .append('g')
+    .attr('class', p.marker ? 'point marked' : 'point')
+    .attr('data-llm', p.label);
+  if (p.thetaSE !== undefined && Number.isFinite(p.thetaSE))
+    pt.append('line')
+      .attr('class', 'se')
+      .attr('x1', cx)
+      .attr('x2', cx)
+      .attr('y1', y(p.theta - p.thetaSE))
+      .attr('y2', y(p.theta + p.thetaSE))
+      .attr('stroke', color)
+      .attr('stroke-opacity', 0.5);
+  pt.append('circle')
+    .attr('cx', cx)
+    .attr('cy', y(p.theta))
+    .attr('r', p.marker ? 5 : 3.5)
+    .attr('fill', color)
+    .attr('stroke', '#fff');
+  const ranks =
+    p.rankTheta !== undefined && p.rankAccuracy !== undefined
+      ? `; rank ${fmt(p.rankTheta, 1).replace('.0', '')} by θ, ${fmt(p.rankAccuracy, 1).replace('.0', '')} by accuracy`
+      : '';
+  pt.append('title').text(
+    `${p.label}: accuracy ${fmt(100 * p.accuracy, 1)}%, θ ${fmt(p.theta)}` +
+      `${p.thetaSE === undefined ? '' : ` ± ${fmt(p.thetaSE)}`}${ranks}`,
+  );
+  if (p.marker)
+    pt.append('text')
+      .attr('class', 'marker-label')
+      .attr('x', cx + (left ? -8 : 8))
+      .attr('y', y(p.theta))
+      .attr('dy', '0.32em')
+      .attr('text-anchor', left ? 'end' : 'start')
+      .attr('font-weight', 600)
+      .attr('fill', color)
+      .text(String(p.marker));
+}
+
+/** The marked LLMs' sentences under the plot, each wrapped into `noteLines`' lines. */
+function drawNotes(f: Frame, notes: ThetaAccuracyData['notes'], noteLines: string[][]) {
+  const g = f.plot
     .append('g')
     .attr('class', 'notes')
     .attr('transform', `translate(${-f.margin.left + 8},${f.innerHeight + 56})`);
   let dy = 0;
   noteLines.forEach((lines, k) => {
-    const t = notes
+    const t = g
       .append('text')
       .attr('class', 'note')
-      .attr('data-marker', data.notes[k].marker)
+      .attr('data-marker', notes[k].marker)
       .attr('y', dy)
       .attr('fill', 'currentColor');
     lines.forEach((line, q) =>
@@ -184,5 +188,4 @@ export function thetaAccuracyChart(
     );
     dy += lines.length * NOTE_LINE + 4;
   });
-  return f.svg.node()!;
 }
