@@ -5,7 +5,6 @@ import { MODEL_TYPES, type ModelType } from '../../../core/model/types';
 import { Chart } from '../../components/Chart';
 import { Field, NumberField } from '../../components/Field';
 import { EvalSection, useSectionRun } from './EvalSection';
-import { ModelChecks } from './ModelChecks';
 import {
   CURVE_MODELS,
   DEFAULT_CALIBRATE,
@@ -15,7 +14,7 @@ import {
   parseSizes,
   pickedModels,
 } from './options';
-import { meanSdColumn, ResultTable } from './ResultTable';
+import { meanSdColumn, MODEL_COLUMN, ResultTable } from './ResultTable';
 import { useSavedState } from './savedState';
 import { calibrationChartData } from './shape';
 import type { SectionProps } from './types';
@@ -30,14 +29,13 @@ function CalibrateResults({ result }: { result: CalibrateResult }) {
         rows={result.rows}
         rowKey={(r) => `${r.model}-${r.size}`}
         columns={[
-          { label: 'Model', cell: (r) => r.model },
+          MODEL_COLUMN,
           { label: 'n', numeric: true, cell: (r) => r.sizeLabel },
           meanSdColumn('Binary log-loss', 'binaryLogLoss'),
           meanSdColumn('Brier', 'binaryBrier'),
           meanSdColumn('Binary acc.', 'binaryAcc'),
           { label: 'Draws', numeric: true, cell: (r) => r.draws },
         ]}
-        csvRows={() => result.rows}
       />
       <Chart render={render} name="fig3b-calibration" heading="Log-loss against fleet size" />
     </>
@@ -79,29 +77,27 @@ export function CalibrateSection({ ds, fitSettings, busy }: SectionProps) {
   return (
     <EvalSection
       run={run}
+      models={{ all: MODEL_TYPES, picked: models, onChange: setModels }}
       options={
-        <>
-          <ModelChecks legend="Models" all={MODEL_TYPES} picked={models} onChange={setModels} />
-          <div className="form-grid">
-            <Field label="Fleet sizes">
-              <input type="text" value={sizes} onChange={(e) => setSizes(e.target.value)} />
-            </Field>
-            <NumberField label="Draws" min={1} value={draws} onChange={setDraws} />
-            <Field label="Held-out share">
-              <input type="text" value={heldOut} onChange={(e) => setHeldOut(e.target.value)} />
-            </Field>
-            <NumberField label="Seed" min={0} value={seed} onChange={setSeed} />
-            <Field label="Score new LLMs from">
-              <select
-                value={channel}
-                onChange={(e) => setChannel(e.target.value as 'option' | 'binary')}
-              >
-                <option value="option">the full option response</option>
-                <option value="binary">correctness only</option>
-              </select>
-            </Field>
-          </div>
-        </>
+        <div className="form-grid">
+          <Field label="Fleet sizes">
+            <input type="text" value={sizes} onChange={(e) => setSizes(e.target.value)} />
+          </Field>
+          <NumberField label="Draws" min={1} value={draws} onChange={setDraws} />
+          <Field label="Held-out share">
+            <input type="text" value={heldOut} onChange={(e) => setHeldOut(e.target.value)} />
+          </Field>
+          <NumberField label="Seed" min={0} value={seed} onChange={setSeed} />
+          <Field label="Score new LLMs from">
+            <select
+              value={channel}
+              onChange={(e) => setChannel(e.target.value as 'option' | 'binary')}
+            >
+              <option value="option">the full option response</option>
+              <option value="binary">correctness only</option>
+            </select>
+          </Field>
+        </div>
       }
       results={(r) => <CalibrateResults result={r.result} />}
     >

@@ -5,7 +5,6 @@ import { MODEL_TYPES, type ModelType } from '../../../core/model/types';
 import { Chart } from '../../components/Chart';
 import { Field, NumberField } from '../../components/Field';
 import { EvalSection, useSectionRun } from './EvalSection';
-import { ModelChecks } from './ModelChecks';
 import {
   CURVE_MODELS,
   DEFAULT_BUDGETS,
@@ -15,7 +14,7 @@ import {
   parseShare,
   pickedModels,
 } from './options';
-import { meanSdColumn, ResultTable } from './ResultTable';
+import { meanSdColumn, MODEL_COLUMN, ResultTable } from './ResultTable';
 import { useSavedState } from './savedState';
 import { compressionChartData } from './shape';
 import type { SectionProps } from './types';
@@ -43,13 +42,12 @@ function CompressResults({ result, target }: { result: CompressResult; target: n
         rows={result.rows}
         rowKey={(r) => `${r.model}-${r.k}`}
         columns={[
-          { label: 'Model', cell: (r) => r.model },
+          MODEL_COLUMN,
           { label: 'k', numeric: true, cell: (r) => r.k },
           meanSdColumn('τ (mean ± sd over folds)', 'tau'),
           { label: 'τ pooled', numeric: true, cell: (r) => r.tau_pooled.toFixed(3) },
           { label: 'Folds', numeric: true, cell: (r) => r.folds },
         ]}
-        csvRows={() => result.rows}
       />
       <Chart render={render} name="fig3a-compression" heading="τ against the item budget" />
     </>
@@ -87,20 +85,18 @@ export function CompressSection({ ds, fitSettings, busy }: SectionProps) {
   return (
     <EvalSection
       run={run}
+      models={{ all: MODEL_TYPES, picked: models, onChange: setModels }}
       options={
-        <>
-          <ModelChecks legend="Models" all={MODEL_TYPES} picked={models} onChange={setModels} />
-          <div className="form-grid">
-            <NumberField label="Folds" min={2} value={folds} onChange={setFolds} />
-            <NumberField label="Seed" min={0} value={seed} onChange={setSeed} />
-            <Field label="Item budgets">
-              <input type="text" value={budgets} onChange={(e) => setBudgets(e.target.value)} />
-            </Field>
-            <Field label="τ target">
-              <input type="text" value={target} onChange={(e) => setTarget(e.target.value)} />
-            </Field>
-          </div>
-        </>
+        <div className="form-grid">
+          <NumberField label="Folds" min={2} value={folds} onChange={setFolds} />
+          <NumberField label="Seed" min={0} value={seed} onChange={setSeed} />
+          <Field label="Item budgets">
+            <input type="text" value={budgets} onChange={(e) => setBudgets(e.target.value)} />
+          </Field>
+          <Field label="τ target">
+            <input type="text" value={target} onChange={(e) => setTarget(e.target.value)} />
+          </Field>
+        </div>
       }
       results={(reply, request) => (
         <CompressResults result={reply.result} target={request.tauTarget} />

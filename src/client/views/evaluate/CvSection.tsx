@@ -5,9 +5,8 @@ import type { ModelType } from '../../../core/model/types';
 import { Chart } from '../../components/Chart';
 import { NumberField } from '../../components/Field';
 import { EvalSection, useSectionRun } from './EvalSection';
-import { ModelChecks } from './ModelChecks';
 import { CV_MODELS, parseInteger, pickedModels } from './options';
-import { bestRow, ResultTable } from './ResultTable';
+import { bestRow, MODEL_COLUMN, ResultTable } from './ResultTable';
 import { useSavedState } from './savedState';
 import { CV_METRICS, cvChartData, meanSd } from './shape';
 import type { SectionProps } from './types';
@@ -50,7 +49,7 @@ function CvResults({ result }: { result: CrossValidateResult }) {
         rows={result.summary}
         rowKey={(r) => r.model}
         columns={[
-          { label: 'Model', cell: (r) => r.model },
+          MODEL_COLUMN,
           ...CV_METRICS.map((m) => ({
             label: m.label,
             numeric: true,
@@ -62,7 +61,6 @@ function CvResults({ result }: { result: CrossValidateResult }) {
             },
           })),
         ]}
-        csvRows={() => result.summary}
       />
       <FullModelNote result={result} />
       <Chart render={render} name="cv-metrics" heading="Held-out prediction per model" />
@@ -97,14 +95,12 @@ export function CvSection({ ds, fitSettings, busy }: SectionProps) {
   return (
     <EvalSection
       run={run}
+      models={{ all: CV_MODELS, picked: models, onChange: setModels }}
       options={
-        <>
-          <ModelChecks legend="Models" all={CV_MODELS} picked={models} onChange={setModels} />
-          <div className="form-grid">
-            <NumberField label="Folds" min={2} value={folds} onChange={setFolds} />
-            <NumberField label="Seed" min={0} value={seed} onChange={setSeed} />
-          </div>
-        </>
+        <div className="form-grid">
+          <NumberField label="Folds" min={2} value={folds} onChange={setFolds} />
+          <NumberField label="Seed" min={0} value={seed} onChange={setSeed} />
+        </div>
       }
       results={(r) => <CvResults result={r.result} />}
     >

@@ -2,6 +2,7 @@ import { useId, type ReactNode } from 'react';
 import type { Dataset } from '../../../core/data/types';
 import type { EvalKind, EvalReply, EvalRequest } from '../../../boundary/evaluateProtocol';
 import { toUiError } from '../../errors';
+import { ModelChecks, type ModelPicks } from './ModelChecks';
 import { RunControls } from './RunControls';
 import { evalRuns, useEvalRun, useRunningEvaluation, type RunState } from './runs';
 
@@ -62,12 +63,15 @@ const HEADINGS: Record<EvalKind, { title: string; paper: string }> = {
 
 export function EvalSection<K extends EvalKind>({
   children,
+  models,
   options,
   results,
   run,
 }: {
   /** What the evaluation does, in a sentence or two. */
   children: ReactNode;
+  /** The models it runs, picked by checkboxes above the other settings. */
+  models?: ModelPicks;
   options: ReactNode;
   /** What a finished run shows, from its reply and the request it answered. */
   results: (
@@ -91,7 +95,10 @@ export function EvalSection<K extends EvalKind>({
         {title} <span className="muted">({paper})</span>
       </h2>
       <div className="eval-about muted">{children}</div>
-      <div className="eval-options">{options}</div>
+      <div className="eval-options">
+        {models && <ModelChecks legend="Models" {...models} />}
+        {options}
+      </div>
       <RunControls state={run.state} onRun={run.run} onCancel={run.cancel} blocked={run.blocked} />
       {status === 'done' && reply && request && results(reply, request)}
     </section>

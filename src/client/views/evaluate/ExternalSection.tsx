@@ -71,7 +71,6 @@ function ExternalResults({
             cell: (r) => `[${r.bootLo.toFixed(2)}, ${r.bootHi.toFixed(2)}]`,
           },
         ]}
-        csvRows={() => rows}
       />
       <Chart render={render} name="table2-external-scatter" heading={`θ against ${scoreLabel}`} />
     </>

@@ -37,7 +37,6 @@ function InfoResults({ rows }: { rows: BenchmarkInfoRow[] }) {
             cell: (r) => fmtPercent(r.shareWithInformative, 0),
           },
         ]}
-        csvRows={() => rows}
       />
       <div className="chart-pair">
         <Chart render={renderInfo} name="fig2a-info-by-benchmark" heading="Information per item" />

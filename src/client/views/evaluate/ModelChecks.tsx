@@ -1,18 +1,15 @@
 import type { ModelType } from '../../../core/model/types';
 import { Check } from '../../components/Field';
 
-/** Checkboxes for picking several models, with All / None. */
-export function ModelChecks({
-  legend,
-  all,
-  picked,
-  onChange,
-}: {
-  legend: string;
+/** Which models can be picked, which are, and where a new pick goes. */
+export interface ModelPicks {
   all: readonly ModelType[];
   picked: readonly ModelType[];
   onChange: (models: ModelType[]) => void;
-}) {
+}
+
+/** Checkboxes for picking several models, with All / None. */
+export function ModelChecks({ legend, all, picked, onChange }: ModelPicks & { legend: string }) {
   const toggle = (m: ModelType, on: boolean) =>
     onChange(all.filter((x) => (x === m ? on : picked.includes(x))));
   return (

@@ -12,6 +12,12 @@ export interface ResultColumn<T> {
   best?: { value: (row: T) => number; better: 'higher' | 'lower' };
 }
 
+/** The column naming each row's model. */
+export const MODEL_COLUMN: ResultColumn<{ model: string }> = {
+  label: 'Model',
+  cell: (r) => r.model,
+};
+
 /** A numeric column of `mean ± sd` read from a row's `<key>_mean` and `<key>_sd`. */
 export function meanSdColumn(label: string, key: string): ResultColumn<object> {
   const at = (r: object, suffix: string) => (r as Record<string, unknown>)[`${key}_${suffix}`];
@@ -31,16 +37,16 @@ export function bestRow<T>(rows: T[], best: NonNullable<ResultColumn<T>['best']>
 }
 
 /**
- * A small results table whose CSV export writes `csvRows`: the core's records,
- * unrounded, with the same columns as the CLI's output.
+ * A small results table whose CSV export writes its rows: the core's records
+ * (plain objects of numbers and strings), unrounded, with the same columns as
+ * the CLI's output.
  */
-export function ResultTable<T>({
+export function ResultTable<T extends object>({
   caption,
   name,
   rows,
   rowKey,
   columns,
-  csvRows,
 }: {
   caption: string;
   /** CSV file name without extension. */
@@ -48,12 +54,10 @@ export function ResultTable<T>({
   rows: T[];
   rowKey: (row: T, i: number) => string;
   columns: ResultColumn<T>[];
-  /** The core's records (plain objects of numbers and strings). */
-  csvRows: () => readonly object[];
 }) {
   const bests = columns.map((c) => (c.best ? bestRow(rows, c.best) : -1));
   const exportCsv = () => {
-    const csv = toCsv(csvRows());
+    const csv = toCsv(rows);
     downloadBlob(new Blob([csv], { type: 'text/csv' }), `${slug(name)}.csv`);
   };
   return (

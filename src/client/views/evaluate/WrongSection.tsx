@@ -33,7 +33,6 @@ function WrongResults({ result }: { result: WrongOnlyResult }) {
           { label: 'Folds', numeric: true, cell: (r) => r.folds },
           { label: 'LLMs', numeric: true, cell: (r) => r.nLlms },
         ]}
-        csvRows={() => result.rows}
       />
       <Chart render={render} name="wrong-answers" heading="Ability from wrong answers alone" />
     </>
