@@ -167,6 +167,7 @@ export async function loadSources(sources: ByteSource[], opts: LoadOptions = {})
   const totalBytes = files.reduce((t, f) => t + f.src.size, 0);
   let bytesBefore = 0;
   let rowsBefore = 0;
+  const run: LoadRun = { builder, opts, results };
   for (const f of files) {
     const stream: StreamOptions = {
       signal: opts.signal,
@@ -176,7 +177,7 @@ export async function loadSources(sources: ByteSource[], opts: LoadOptions = {})
           totalBytes,
         }),
     };
-    rowsBefore += await readIsolated(f, builder, opts, stream, results);
+    rowsBefore += await readIsolated(f, run, stream);
     bytesBefore += f.src.size;
     if (strict) refuseSkipped(builder, true);
   }
@@ -189,6 +190,14 @@ export async function loadSources(sources: ByteSource[], opts: LoadOptions = {})
   return assembleDataset(builder, opts.maxDenseBytes);
 }
 
+/** What every file of one load reads into and with. */
+interface LoadRun {
+  builder: DatasetBuilder;
+  opts: LoadOptions;
+  /** What each folder's harness results_*.json says (task groups, output types). */
+  results: Map<string, HarnessResults>;
+}
+
 /**
  * Reads one file; a file that cannot be used (a DataError of its own, or a
  * reader's whole-file skip) is undone and listed in `builder.skipped` with its
@@ -196,17 +205,12 @@ export async function loadSources(sources: ByteSource[], opts: LoadOptions = {})
  * aborts still throw.
  * Returns the rows read.
  */
-async function readIsolated(
-  f: PlannedFile,
-  builder: DatasetBuilder,
-  opts: LoadOptions,
-  stream: StreamOptions,
-  results: Map<string, HarnessResults>,
-): Promise<number> {
+async function readIsolated(f: PlannedFile, run: LoadRun, stream: StreamOptions): Promise<number> {
+  const { builder, opts } = run;
   const mark = builder.mark();
   const skippedBefore = builder.skipped.length;
   try {
-    const rows = await readOne(f, builder, opts, stream, results);
+    const rows = await readOne(f, run, stream);
     if (builder.skipped.length > skippedBefore) {
       const own = builder.skipped.slice(skippedBefore);
       builder.rollback(mark, f.src.name);
@@ -225,16 +229,11 @@ async function readIsolated(
 }
 
 /** Streams or reads one planned file into the builder; returns its rows. */
-async function readOne(
-  f: PlannedFile,
-  builder: DatasetBuilder,
-  opts: LoadOptions,
-  stream: StreamOptions,
-  results: Map<string, HarnessResults>,
-): Promise<number> {
+async function readOne(f: PlannedFile, run: LoadRun, stream: StreamOptions): Promise<number> {
+  const { builder } = run;
   const src = f.src;
   if (isDocFormat(f.format)) return readDocument({ ...f, format: f.format }, builder, stream);
-  const parser = makeParser(f, builder, opts, stream, results);
+  const parser = makeParser(f, run, stream);
   for await (const c of decodeChunks(f.bytes())) {
     if (c.text || c.bytes) parser.push(c.text, c.bytes);
     if (c.invalid)
@@ -288,10 +287,8 @@ function commonFolder(paths: string[]): string {
 
 function makeParser(
   f: PlannedFile,
-  builder: DatasetBuilder,
-  opts: LoadOptions,
+  { builder, opts, results }: LoadRun,
   stream: StreamOptions,
-  results: Map<string, HarnessResults>,
 ): ChunkParser {
   const { src } = f;
   switch (f.format) {
