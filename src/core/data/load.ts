@@ -13,73 +13,19 @@ import { folderOf, harnessLogName, parentBenchmark, type HarnessResults } from '
 import { createItemsParser } from './items.ts';
 import { createLongParser } from './long.ts';
 import { planSources, type PlannedFile } from './plan.ts';
-import { ItemSampler, sampleWarning, type SampleOptions } from './sample.ts';
+import { ItemSampler, sampleWarning } from './sample.ts';
 import { createWideParser } from './wide.ts';
-import { DataError, type Dataset, type ValueKind } from './types.ts';
+import {
+  DEFAULT_CHUNK,
+  HEAD_BYTES,
+  type ByteSource,
+  type LoadInput,
+  type LoadOptions,
+} from './sources.ts';
+import { DataError, type Dataset } from './types.ts';
 
-/** A file handed to `loadDataset`: its text, or a Blob/File to stream. */
-export interface LoadInput {
-  /** File name, with folders for harness logs (`model-name/samples_task_date.jsonl`). */
-  name: string;
-  text?: string;
-  blob?: Blob;
-  /** Model name for a harness log (default: its folder name). */
-  model?: string;
-  /**
-   * Skip the file with a note when it is no format the loader reads; default:
-   * true for non-CSV files inside a folder (a dropped or picked folder).
-   */
-  optional?: boolean;
-}
-
-/** Options for `loadDataset` and `loadDatasetFromPaths`. */
-export interface LoadOptions {
-  /** Forces the value kind of wide and long files. */
-  valueKind?: ValueKind;
-  /** Length-normalise harness log-likelihoods (see harness.ts); default: when a task reports acc_norm. */
-  lengthNormalise?: boolean;
-  /** Model name for harness logs not inside a folder. */
-  model?: string;
-  /**
-   * Keep a deterministic pseudo-random subset of items (whole items: every LLM
-   * keeps the same ones), chosen by hashing each item id with the seed; a warning
-   * records it. Rows of other items are skipped unvalidated. See `sample.ts`.
-   */
-  sample?: SampleOptions;
-  /**
-   * Refuse, with a DataError, to build a data set whose dense J x I arrays would
-   * take more bytes than this (default `DEFAULT_MAX_DENSE_BYTES`, 8 GiB).
-   */
-  maxDenseBytes?: number;
-  /**
-   * Fail on the first file that cannot be used, instead of skipping it with its
-   * reason (listed in `Dataset.skipped`).
-   */
-  strict?: boolean;
-  /** Characters (text) or bytes (blobs, disk) per chunk; default 4 MiB. */
-  chunkSize?: number;
-  signal?: AbortSignal;
-  /** Progress over all files: bytes consumed, data rows read, current file. */
-  onProgress?: (bytes: number, rows: number, at: { file: string; totalBytes: number }) => void;
-}
-
-/** A readable file, however it is stored. */
-export interface ByteSource {
-  name: string;
-  size: number;
-  model?: string;
-  /** Found by walking a folder: skipped with a note, not an error, when unrecognised. */
-  optional?: boolean;
-  /** The first few KiB, for sniffing and format detection. */
-  head(): Promise<Uint8Array>;
-  /** The whole file as byte chunks. */
-  bytes(): AsyncIterable<Uint8Array>;
-  /** Decompresses a gzip file (the CLI uses node:zlib); default: `DecompressionStream`. */
-  gunzip?(): AsyncIterable<Uint8Array>;
-}
-
-export const DEFAULT_CHUNK = 4 * 1024 * 1024;
-export const HEAD_BYTES = 64 * 1024;
+export type { ByteSource, LoadInput, LoadOptions } from './sources.ts';
+export { DEFAULT_CHUNK, HEAD_BYTES, parentFolder } from './sources.ts';
 
 /** Lets pending events (an abort) run between chunks. */
 const yieldToEvents = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -138,12 +84,6 @@ export function loadDataset(files: LoadInput[], opts: LoadOptions = {}): Promise
     return src;
   });
   return loadSources(sources, opts);
-}
-
-/** The folder a file sits in, or undefined. */
-export function parentFolder(name: string): string | undefined {
-  const parts = name.split(/[\\/]/).filter(Boolean);
-  return parts.length >= 2 ? parts[parts.length - 2] : undefined;
 }
 
 /** Loads `ByteSource`s (used by `loadDataset` and the Node helper). */

@@ -16,7 +16,7 @@ import {
   readHarnessResults,
   type HarnessResults,
 } from './harnessRuns.ts';
-import { HEAD_BYTES, parentFolder, type ByteSource, type LoadOptions } from './load.ts';
+import { HEAD_BYTES, parentFolder, type ByteSource, type LoadOptions } from './sources.ts';
 import { sniffBytes } from './sniff.ts';
 import { DataError } from './types.ts';
 
