@@ -33,45 +33,15 @@
  * constraints on the border) block by block; `method` says which was used.
  */
 import type { Problem } from '../../engines/types';
-import type { Mode } from '../../model/params';
 import { nullSpaceInverse } from '../dense';
 import { globalRow, sweep, type ItemBlock } from './assemble';
 import { reducedLayout, type Reduced } from './cells';
 import { blockSolve } from './block';
 import { finish } from './out';
 import { constraintMatrix, personCurvatureExtras } from './prior';
+import type { LaplaceOptions, LaplaceResult } from './types';
 
-export interface LaplaceOptions {
-  mode: Mode;
-  /** Diagonal prior precision, natural layout, local coordinates (0: no prior). */
-  priorPrecision: Float64Array;
-  estimator?: 'laplace' | 'sandwich';
-  /** Operation budget of the exact dense path. */
-  opLimit?: number;
-  /** Force a path (tests). */
-  force?: 'exact' | 'block';
-}
-
-export interface LaplaceResult {
-  method: string;
-  thetaSE: Float64Array;
-  /** SE of s_j (NaN without sharpness). */
-  sSE: Float64Array;
-  /** Nominal: SE of a_ik, c_ik (I × Kmax, NaN padding) and b̃_i. Binary: b = −d/a. */
-  aSE: Float64Array;
-  cSE: Float64Array;
-  bSE: Float64Array;
-  slopeSE: Float64Array;
-  dSE: Float64Array;
-  gSE: Float64Array;
-  uSE: Float64Array;
-  w0SE: number;
-  kappaSE: number;
-  /** Person-side covariance (reduced coordinates, P × P), exact path only. */
-  covPerson?: Float64Array;
-  /** Item covariances in reduced coordinates (q_i × q_i). */
-  itemCov: Float64Array[];
-}
+export type { LaplaceOptions, LaplaceResult } from './types';
 
 /** Exact ops estimate: Schur + item pass over the dense person side, plus the dense solve. */
 export function exactOps(problem: Problem, R: Reduced): number {

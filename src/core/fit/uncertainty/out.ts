@@ -8,7 +8,7 @@
  */
 import type { Problem } from '../../engines/types';
 import { forwardSolve } from '../dense';
-import type { LaplaceResult } from './laplace';
+import type { LaplaceResult } from './types';
 import { sweep, type ItemBlock } from './assemble';
 import { helmert, type Reduced } from './cells';
 
