@@ -15,8 +15,9 @@
  * settings ask for 'eq10'.
  */
 import type { Mode } from './params';
+import type { GateForm } from './types';
 
-export type GateForm = 'margin' | 'eq10';
+export type { GateForm } from './types';
 
 /**
  * A fitted gate whose largest G_ji over the observed cells is below this is

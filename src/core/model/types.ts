@@ -1,5 +1,3 @@
-import type { GateForm } from './gate';
-
 /**
  * Model variants and the natural-parameter layout shared by every fitting engine.
  *
@@ -34,6 +32,9 @@ export function isBinary(m: ModelType): m is BinaryModel {
 
 /** What a nominal model is scored on: full option distribution, correctness only, or the wrong option only. */
 export type Channel = 'option' | 'binary' | 'wrong';
+
+/** The fallback gate's form: the paper's θ − b̃ ('eq10') or the item's margin (gate.ts). */
+export type GateForm = 'margin' | 'eq10';
 
 /** Which LLM-specific terms a nominal model carries. */
 export interface NominalFlags {
