@@ -1,7 +1,7 @@
 /**
  * Loading whole data sets: detect each file's format, read items files first,
  * stream every file through its incremental parser, and assemble one Dataset.
- * Works in a browser, a worker and Node; `node.ts` adds reading from disk.
+ * Works in a browser, a worker and Node; `src/node/files.ts` adds reading from disk.
  */
 import { assembleDataset } from './assemble.ts';
 import { ConflictError, DatasetBuilder } from './builder.ts';
