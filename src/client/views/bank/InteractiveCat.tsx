@@ -40,7 +40,7 @@ export function InteractiveCat(props: {
   const task = st.tasks.interactive;
 
   const start = () => {
-    startCat(bank, settings(), against);
+    startCat(bank, settings, against);
     setProbs('');
   };
   const item = live?.next ? bank.items.find((it) => it.id === live.next) : undefined;
@@ -128,9 +128,9 @@ export function InteractiveCat(props: {
 }
 
 /** Starts a new interactive test (on a bad setting, the task fails and says why). */
-function startCat(bank: ItemBank, settings: CatSettings, against: object) {
+function startCat(bank: ItemBank, settings: () => CatSettings, against: object) {
   try {
-    const session = createCatSession(bank, settings);
+    const session = createCatSession(bank, settings());
     dispatchBank({ type: 'interactive', entry: snapshot(session, against) });
     dispatchBank({ type: 'task', task: 'interactive', event: { type: 'done' } });
   } catch (e) {
