@@ -139,6 +139,27 @@ export function createHarnessParser(
   );
 }
 
+/**
+ * Reads one file's records given as values (the rows of harness details in
+ * Parquet), exactly as `createHarnessParser` reads the same records written as
+ * JSON lines (record n on line n): each value must be what `JSON.parse` would
+ * give (plain objects and arrays, numbers, strings, booleans, null).
+ */
+export function readHarnessRecords(
+  file: string,
+  builder: DatasetBuilder,
+  opts: HarnessOptions,
+  records: readonly unknown[],
+): void {
+  const reader = new HarnessFileReader(file, builder, opts);
+  for (let n = 0; n < records.length; n++) {
+    opts.signal?.throwIfAborted();
+    reader.onRecord(records[n], n + 1);
+  }
+  if (records.length === 0) throw new DataError('the file is empty', file);
+  reader.finish(records.length);
+}
+
 /** The state of one samples file while it is read. */
 class HarnessFileReader {
   private readonly task: string;

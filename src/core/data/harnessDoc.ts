@@ -12,41 +12,51 @@ export const isRec = (x: unknown): x is Rec =>
 const strings = (x: unknown): string[] | null =>
   Array.isArray(x) && x.every((t) => typeof t === 'string') ? (x as string[]) : null;
 
+/** `arguments`' keys in the order of their numbers (`gen_args_2` before `gen_args_10`), per key list. */
+const argOrders = new Map<string, string[]>();
+function argumentOrder(args: Rec): string[] {
+  const keys = Object.keys(args);
+  const signature = keys.join('\u0000');
+  let order = argOrders.get(signature);
+  if (!order) {
+    const num = new Map(keys.map((k) => [k, Number(k.replace(/\D/g, ''))]));
+    order = [...keys].sort((a, b) => num.get(a)! - num.get(b)!);
+    if (argOrders.size < 256) argOrders.set(signature, order);
+  }
+  return order;
+}
+
+/** The last record's `arguments` and its list: each record's is asked for up to three times. */
+let lastRec: Rec | null = null;
+let lastArgs: unknown = null;
+let lastList: unknown[] | null = null;
+
 /** The `arguments` list: old `[context, continuation]` pairs or new `{gen_args_k: {arg_0, arg_1}}`. */
 function argumentList(rec: Rec): unknown[] | null {
   const args = rec.arguments;
-  if (Array.isArray(args)) return args;
-  if (!isRec(args)) return null;
-  return Object.keys(args)
-    .sort((a, b) => Number(a.replace(/\D/g, '')) - Number(b.replace(/\D/g, '')))
-    .map((k) => args[k]);
+  if (rec === lastRec && args === lastArgs) return lastList;
+  const list = Array.isArray(args)
+    ? args
+    : isRec(args)
+      ? argumentOrder(args).map((k) => args[k])
+      : null;
+  lastRec = rec;
+  lastArgs = args;
+  lastList = list;
+  return list;
 }
 
-/** One scored request: its context and the continuation whose log-likelihood was taken. */
-export interface ArgPair {
-  context: unknown;
-  continuation: unknown;
-}
-
-/** The requests' (context, continuation) pairs, or null without `arguments`. */
-function argumentPairs(rec: Rec): ArgPair[] | null {
-  return (
-    argumentList(rec)?.map((a) =>
-      Array.isArray(a)
-        ? { context: a[0], continuation: a[1] }
-        : isRec(a)
-          ? { context: a.arg_0, continuation: a.arg_1 }
-          : { context: null, continuation: null },
-    ) ?? null
-  );
-}
+/** A request's context (the prompt) and the continuation whose log-likelihood was taken. */
+const contextOf = (a: unknown): unknown => (Array.isArray(a) ? a[0] : isRec(a) ? a.arg_0 : null);
+const continuationOf = (a: unknown): unknown =>
+  Array.isArray(a) ? a[1] : isRec(a) ? a.arg_1 : null;
 
 /** One leading space (the harness's target delimiter) removed. */
 const undelimited = (c: string) => (c.startsWith(' ') ? c.slice(1) : c);
 
 /** Scored continuations from `arguments`, one leading space (the target delimiter) removed. */
 export function continuations(rec: Rec): string[] | null {
-  const conts = strings(argumentPairs(rec)?.map((p) => p.continuation));
+  const conts = strings(argumentList(rec)?.map(continuationOf));
   return conts && conts.map(undelimited);
 }
 
@@ -55,8 +65,8 @@ export function continuations(rec: Rec): string[] | null {
  * argument is the generation settings (`{until: [...], ...}`), not a text.
  */
 export function generationArguments(rec: Rec): boolean {
-  const pairs = argumentPairs(rec);
-  return pairs !== null && pairs.length > 0 && pairs.every((p) => isRec(p.continuation));
+  const list = argumentList(rec);
+  return list !== null && list.length > 0 && list.every((a) => isRec(continuationOf(a)));
 }
 
 /**
@@ -65,12 +75,12 @@ export function generationArguments(rec: Rec): boolean {
  * null when the choices are the continuations.
  */
 export function sharedContinuation(rec: Rec): string | null {
-  const pairs = argumentPairs(rec);
-  if (!pairs || pairs.length < 2) return null;
-  const c = pairs[0].continuation;
-  if (typeof c !== 'string' || !pairs.every((p) => p.continuation === c)) return null;
+  const list = argumentList(rec);
+  if (!list || list.length < 2) return null;
+  const c = continuationOf(list[0]);
+  if (typeof c !== 'string' || !list.every((a) => continuationOf(a) === c)) return null;
   // The same context and continuation for every choice is no choice at all, not multiple input.
-  if (new Set(pairs.map((p) => p.context)).size < 2) return null;
+  if (new Set(list.map(contextOf)).size < 2) return null;
   return undelimited(c);
 }
 

@@ -15,9 +15,10 @@
  */
 import { parquetMetadata, parquetReadObjects, parquetSchema, type FileMetaData } from 'hyparquet';
 import type { DatasetBuilder } from './builder.ts';
-import { createHarnessParser } from './harness.ts';
+import { readHarnessRecords } from './harness.ts';
 import { stableHash } from './harnessDoc.ts';
 import { parentBenchmark } from './harnessRuns.ts';
+import { isFlatStringStruct, PARQUET_PARSERS, readStructColumn } from './parquetLeaves.ts';
 import { pyValue } from './pyLiteral.ts';
 import { RecordSink } from './records.ts';
 import { labelIndex } from './values.ts';
@@ -99,19 +100,40 @@ export async function readParquet(
   } catch (e) {
     throw unreadable(e);
   }
-  const cols = new Set(parquetSchema(metadata).children.map((c) => c.element.name));
+  const schema = parquetSchema(metadata).children;
+  const cols = new Set(schema.map((c) => c.element.name));
   // Only the columns a reader uses are decoded: details also hold token ids, prompts
   // and hashes (lighteval's input_tokens/cont_tokens are most of a file).
   const read = async (use: string[]) => {
     try {
       const columns = use.filter((c) => cols.has(c));
-      return (await parquetReadObjects({ file: asyncBuf, metadata, columns })) as Row[];
+      return (await parquetReadObjects({
+        file: asyncBuf,
+        metadata,
+        columns,
+        parsers: PARQUET_PARSERS,
+      })) as Row[];
     } catch (e) {
       throw unreadable(e);
     }
   };
-  if (cols.has('filtered_resps') || (cols.has('doc_id') && cols.has('resps')))
-    return harnessRows(file, await read(HARNESS_COLUMNS(cols)), model, builder);
+  if (cols.has('filtered_resps') || (cols.has('doc_id') && cols.has('resps'))) {
+    // The harness's `arguments` (a struct of gen_args_k structs of strings) is read
+    // leaf by leaf (parquetLeaves.ts), the rest by hyparquet.
+    const args = schema.find((c) => c.element.name === 'arguments');
+    const own = args !== undefined && args.children.length > 0 && isFlatStringStruct(args);
+    const rows = await read(HARNESS_COLUMNS(cols).filter((c) => !own || c !== 'arguments'));
+    if (own) {
+      let values: unknown[];
+      try {
+        values = readStructColumn(buf, metadata, 'arguments');
+      } catch (e) {
+        throw unreadable(e);
+      }
+      for (let r = 0; r < rows.length; r++) rows[r].arguments = values[r];
+    }
+    return harnessRows(file, rows, model, builder);
+  }
   if (!model)
     throw new DataError(
       'cannot tell which model these details belong to',
@@ -244,9 +266,45 @@ function harnessRows(
   builder: DatasetBuilder,
 ): number {
   if (!model) throw new DataError('cannot tell which model this harness log belongs to', file);
-  const parser = createHarnessParser(file, builder, { model });
-  for (const row of rows)
-    parser.push(`${JSON.stringify(row, (_, v) => (typeof v === 'bigint' ? Number(v) : v))}\n`);
-  parser.finish();
+  for (const row of rows) asJson(row, '');
+  readHarnessRecords(file, builder, { model }, rows);
   return rows.length;
+}
+
+/**
+ * `v` as `JSON.parse(JSON.stringify(v))` gives it, bigints as numbers (what the
+ * harness reader sees in a JSON line): plain objects and arrays are changed in
+ * place (no text made and parsed again), dates become their ISO text, other
+ * objects (typed arrays) plain objects of their keys, non-finite numbers null,
+ * undefined members dropped (null in arrays). Undefined when JSON omits `v`.
+ */
+export function asJson(v: unknown, key: string): unknown {
+  if (v !== null && typeof v === 'object' && typeof (v as Row).toJSON === 'function')
+    v = (v as { toJSON(k: string): unknown }).toJSON(key);
+  if (typeof v === 'bigint') v = Number(v);
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
+  // + 0: JSON writes -0 as 0.
+  if (typeof v === 'number') return Number.isFinite(v) ? v + 0 : null;
+  if (typeof v !== 'object') return undefined;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = asJson(v[i], String(i)) ?? null;
+    return v;
+  }
+  const src = v as Row;
+  const inPlace = Object.getPrototypeOf(src) === Object.prototype;
+  const out: Row = inPlace ? src : {};
+  for (const k of Object.keys(src)) {
+    const x = asJson(src[k], k);
+    if (x === undefined) {
+      if (inPlace) delete out[k];
+    } else if (k === '__proto__')
+      Object.defineProperty(out, k, {
+        value: x,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[k] = x;
+  }
+  return out;
 }
