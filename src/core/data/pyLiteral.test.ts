@@ -45,4 +45,163 @@ describe('Python literals of lighteval 0.7 string columns', () => {
     expect(() => parsePyLiteral('[1] x')).toThrow(/extra text at character 5/);
     expect(() => pyValue('[(1, Flase)]')).toThrow();
   });
+
+  it('gives what the first (closure, regex) parser gave, value or error, on random text', () => {
+    let seed = 2026;
+    const r = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const tokens = [
+      '[',
+      ']',
+      '(',
+      ')',
+      '{',
+      '}',
+      ',',
+      ':',
+      ' ',
+      "'",
+      '"',
+      '\\',
+      'x',
+      'u',
+      '41',
+      'True',
+      'False',
+      'None',
+      'nan',
+      'inf',
+      '-inf',
+      '-',
+      '+',
+      '.',
+      'e',
+      'E',
+      '0',
+      '7',
+      '12',
+      'a',
+      '\n',
+      'é',
+      '1.5e-3',
+      '-0.25',
+      '.5',
+      '5.',
+    ];
+    const literal = (d: number): string => {
+      const k = Math.floor(r() * 6);
+      if (d === 0 || k < 2)
+        return ['True', 'None', '-inf', '3.25e2', '-7', "'a\\'b'", '"q"', '.5', 'nan'][
+          Math.floor(r() * 9)
+        ];
+      const parts = Array.from({ length: Math.floor(r() * 4) }, () => literal(d - 1));
+      if (k === 2) return `[${parts.join(', ')}]`;
+      if (k === 3) return `(${parts.join(',')})`;
+      return `{${parts.map((p, i) => `'k${i}': ${p}`).join(', ')}}`;
+    };
+    const outcome = (f: (t: string) => unknown, t: string) => {
+      try {
+        return { value: f(t) };
+      } catch (e) {
+        return { error: (e as Error).message };
+      }
+    };
+    for (let n = 0; n < 20000; n++) {
+      const t =
+        n % 2 === 0
+          ? Array.from(
+              { length: Math.floor(r() * 12) },
+              () => tokens[Math.floor(r() * tokens.length)],
+            ).join('')
+          : literal(4);
+      expect(outcome(parsePyLiteral, t)).toEqual(outcome(reference, t));
+    }
+    const long = `[${'1'.repeat(70)}]`;
+    expect(outcome(parsePyLiteral, long)).toEqual(outcome(reference, long));
+  });
 });
+
+/** The parser as first written (closures per call, a regex for words and numbers): the reference. */
+function reference(text: string): unknown {
+  let at = 0;
+  const ws = () => {
+    for (let c = text.charCodeAt(at); c === 32 || (c >= 9 && c <= 13); c = text.charCodeAt(++at));
+  };
+  const fail = (what: string): never => {
+    throw new Error(`${what} at character ${at + 1}`);
+  };
+  const value = (): unknown => {
+    ws();
+    const c = text[at];
+    if (c === '[' || c === '(') return seq(c === '[' ? ']' : ')');
+    if (c === '{') return dict();
+    if (c === "'" || c === '"') return str(c);
+    const word = /^(True|False|None|nan|inf|-inf|[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?)/.exec(
+      text.slice(at, at + 64),
+    );
+    if (!word) return fail('unexpected text');
+    at += word[0].length;
+    const w = word[0];
+    if (w === 'True' || w === 'False') return w === 'True';
+    if (w === 'None' || w === 'nan') return w === 'None' ? null : NaN;
+    return w === 'inf' ? Infinity : w === '-inf' ? -Infinity : Number(w);
+  };
+  const seq = (close: string): unknown[] => {
+    at++;
+    const out: unknown[] = [];
+    for (;;) {
+      ws();
+      if (text[at] === close) return (at++, out);
+      out.push(value());
+      ws();
+      if (text[at] === ',') at++;
+      else if (text[at] !== close) fail(`expected ',' or '${close}'`);
+    }
+  };
+  const dict = (): Record<string, unknown> => {
+    at++;
+    const out: Record<string, unknown> = {};
+    for (;;) {
+      ws();
+      if (text[at] === '}') return (at++, out);
+      const k = value();
+      ws();
+      if (text[at++] !== ':') fail("expected ':'");
+      out[String(k)] = value();
+      ws();
+      if (text[at] === ',') at++;
+    }
+  };
+  const ESC: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"' };
+  const str = (q: string): string => {
+    at++;
+    let out = '';
+    while (at < text.length && text[at] !== q) {
+      // Plain runs are copied whole; only escapes go character by character.
+      let end = at;
+      while (end < text.length && text[end] !== q && text[end] !== '\\') end++;
+      if (end > at) {
+        out += text.slice(at, end);
+        at = end;
+        continue;
+      }
+      if (text[at] === '\\') {
+        const e = text[at + 1];
+        if (e === 'x' || e === 'u') {
+          const len = e === 'x' ? 2 : 4;
+          out += String.fromCharCode(parseInt(text.slice(at + 2, at + 2 + len), 16));
+          at += 2 + len;
+        } else {
+          out += ESC[e] ?? `\\${e}`;
+          at += 2;
+        }
+      } else out += text[at++];
+    }
+    if (at >= text.length) fail('unterminated string');
+    at++;
+    return out;
+  };
+  const v = value();
+  ws();
+  if (at < text.length) fail('extra text');
+  return v;
+}

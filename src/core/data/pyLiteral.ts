@@ -4,90 +4,156 @@
  * lists, tuples, strings with escapes, numbers, True/False/None, and dicts.
  */
 
-/** Parses one Python literal; throws Error with the offset on anything else. */
-export function parsePyLiteral(text: string): unknown {
-  let at = 0;
-  const ws = () => {
-    for (let c = text.charCodeAt(at); c === 32 || (c >= 9 && c <= 13); c = text.charCodeAt(++at));
-  };
-  const fail = (what: string): never => {
-    throw new Error(`${what} at character ${at + 1}`);
-  };
-  const value = (): unknown => {
-    ws();
-    const c = text[at];
-    if (c === '[' || c === '(') return seq(c === '[' ? ']' : ')');
-    if (c === '{') return dict();
-    if (c === "'" || c === '"') return str(c);
-    const word = /^(True|False|None|nan|inf|-inf|[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?)/.exec(
-      text.slice(at, at + 64),
-    );
-    if (!word) return fail('unexpected text');
-    at += word[0].length;
-    const w = word[0];
-    if (w === 'True' || w === 'False') return w === 'True';
-    if (w === 'None' || w === 'nan') return w === 'None' ? null : NaN;
-    return w === 'inf' ? Infinity : w === '-inf' ? -Infinity : Number(w);
-  };
-  const seq = (close: string): unknown[] => {
-    at++;
-    const out: unknown[] = [];
-    for (;;) {
-      ws();
-      if (text[at] === close) return (at++, out);
-      out.push(value());
-      ws();
-      if (text[at] === ',') at++;
-      else if (text[at] !== close) fail(`expected ',' or '${close}'`);
+/**
+ * The parser's state: one literal is parsed at a time (no parse calls another),
+ * so the text and position live here rather than in closures made per call
+ * (a lighteval file is hundreds of thousands of small literals).
+ */
+let text = '';
+let at = 0;
+
+const ESC: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"' };
+
+const fail = (what: string): never => {
+  throw new Error(`${what} at character ${at + 1}`);
+};
+
+const ws = () => {
+  for (let c = text.charCodeAt(at); c === 32 || (c >= 9 && c <= 13); c = text.charCodeAt(++at));
+};
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** End of the digits from `p` (not past `end`). */
+function digits(p: number, end: number): number {
+  while (p < end && isDigit(text.charCodeAt(p))) p++;
+  return p;
+}
+
+/**
+ * End of the number at `at` (`[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?` within the
+ * next 64 characters), or `at` when there is none.
+ */
+function numberEnd(): number {
+  const end = Math.min(text.length, at + 64);
+  let p = at;
+  let c = text.charCodeAt(p);
+  if (c === 43 || c === 45) c = text.charCodeAt(++p);
+  if (isDigit(c)) {
+    p = digits(p, end);
+    if (p < end && text.charCodeAt(p) === 46) p = digits(p + 1, end);
+  } else if (c === 46 && p + 1 < end && isDigit(text.charCodeAt(p + 1))) p = digits(p + 1, end);
+  else return at;
+  c = text.charCodeAt(p);
+  if (p < end && (c === 101 || c === 69)) {
+    let q = p + 1;
+    const s = text.charCodeAt(q);
+    if (q < end && (s === 43 || s === 45)) q++;
+    if (q < end && isDigit(text.charCodeAt(q))) p = digits(q, end);
+  }
+  return p;
+}
+
+/** The constant or number at `at` (True, False, None, nan, inf, -inf, or a number). */
+function word(): unknown {
+  for (const [w, v] of WORDS)
+    if (text.startsWith(w, at)) {
+      at += w.length;
+      return v;
     }
-  };
-  const dict = (): Record<string, unknown> => {
-    at++;
-    const out: Record<string, unknown> = {};
-    for (;;) {
-      ws();
-      if (text[at] === '}') return (at++, out);
-      const k = value();
-      ws();
-      if (text[at++] !== ':') fail("expected ':'");
-      out[String(k)] = value();
-      ws();
-      if (text[at] === ',') at++;
-    }
-  };
-  const ESC: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"' };
-  const str = (q: string): string => {
-    at++;
-    let out = '';
-    while (at < text.length && text[at] !== q) {
-      // Plain runs are copied whole; only escapes go character by character.
-      let end = at;
-      while (end < text.length && text[end] !== q && text[end] !== '\\') end++;
-      if (end > at) {
-        out += text.slice(at, end);
-        at = end;
-        continue;
-      }
-      if (text[at] === '\\') {
-        const e = text[at + 1];
-        if (e === 'x' || e === 'u') {
-          const len = e === 'x' ? 2 : 4;
-          out += String.fromCharCode(parseInt(text.slice(at + 2, at + 2 + len), 16));
-          at += 2 + len;
-        } else {
-          out += ESC[e] ?? `\\${e}`;
-          at += 2;
-        }
-      } else out += text[at++];
-    }
-    if (at >= text.length) fail('unterminated string');
-    at++;
-    return out;
-  };
-  const v = value();
+  const end = numberEnd();
+  if (end === at) return fail('unexpected text');
+  const w = text.slice(at, end);
+  at = end;
+  return Number(w);
+}
+const WORDS: [string, unknown][] = [
+  ['True', true],
+  ['False', false],
+  ['None', null],
+  ['nan', NaN],
+  ['inf', Infinity],
+  ['-inf', -Infinity],
+];
+
+function value(): unknown {
   ws();
-  if (at < text.length) fail('extra text');
-  return v;
+  const c = text.charCodeAt(at);
+  if (c === 91 || c === 40) return seq(c === 91 ? ']' : ')');
+  if (c === 123) return dict();
+  if (c === 39 || c === 34) return str(c === 39 ? "'" : '"');
+  return word();
+}
+
+function seq(close: string): unknown[] {
+  at++;
+  const out: unknown[] = [];
+  for (;;) {
+    ws();
+    if (text[at] === close) return (at++, out);
+    out.push(value());
+    ws();
+    if (text[at] === ',') at++;
+    else if (text[at] !== close) fail(`expected ',' or '${close}'`);
+  }
+}
+
+function dict(): Record<string, unknown> {
+  at++;
+  const out: Record<string, unknown> = {};
+  for (;;) {
+    ws();
+    if (text[at] === '}') return (at++, out);
+    const k = value();
+    ws();
+    if (text[at++] !== ':') fail("expected ':'");
+    out[String(k)] = value();
+    ws();
+    if (text[at] === ',') at++;
+  }
+}
+
+function str(q: string): string {
+  at++;
+  let out = '';
+  while (at < text.length && text[at] !== q) {
+    // Plain runs are copied whole; only escapes go character by character.
+    let end = at;
+    while (end < text.length && text[end] !== q && text[end] !== '\\') end++;
+    if (end > at) {
+      out += text.slice(at, end);
+      at = end;
+      continue;
+    }
+    if (text[at] === '\\') {
+      const e = text[at + 1];
+      if (e === 'x' || e === 'u') {
+        const len = e === 'x' ? 2 : 4;
+        out += String.fromCharCode(parseInt(text.slice(at + 2, at + 2 + len), 16));
+        at += 2 + len;
+      } else {
+        out += ESC[e] ?? `\\${e}`;
+        at += 2;
+      }
+    } else out += text[at++];
+  }
+  if (at >= text.length) fail('unterminated string');
+  at++;
+  return out;
+}
+
+/** Parses one Python literal; throws Error with the offset on anything else. */
+export function parsePyLiteral(literal: string): unknown {
+  text = literal;
+  at = 0;
+  try {
+    const v = value();
+    ws();
+    if (at < text.length) fail('extra text');
+    return v;
+  } finally {
+    text = '';
+  }
 }
 
 /** A column value as a JS value: Python literal text is parsed, JSON text too, others kept. */
