@@ -1,7 +1,7 @@
 import type { Dataset } from '../data/types';
 import { createFusedEngine } from '../engines/fused';
 import type { Engine, EngineName, Problem } from '../engines/types';
-import { makeObjective, pose, type Posed } from './pose';
+import { makeObjective, pose, type NominalPosed, type Posed } from './pose';
 import { canonicalPosing } from './canonical';
 import { resolveGate } from '../model/gate';
 import { isBinary } from '../model/types';
@@ -11,7 +11,9 @@ import { specsAt, type PriorScale } from '../model/hprior';
 import { fastFit, FAST_WARMUP, mixedPrecision } from './fast';
 import { choosePriorStrength, STRENGTH_LIMITS, type StrengthChoice } from './strength';
 import { buildFitJson } from './result';
-import { blockCurvature } from './blocks';
+import { blockCurvature, PROBE_EVERY } from './blocks';
+import { exactCurvature } from './exactBlocks';
+import { alternate, alternates } from './alternate';
 import {
   DEFAULT_SETTINGS,
   PAPER_ADAM,
@@ -22,6 +24,13 @@ import {
 } from './types';
 
 export { FAST_WARMUP } from './fast';
+
+/**
+ * Where the issue 28 paths apply (fit.ts finalPath), the final fit's default
+ * curvature (FitSettings.curvature) and start-up (FitSettings.finalFit).
+ */
+export const CURVATURE: NonNullable<FitSettings['curvature']> = 'blocks';
+export const FINAL_FIT: NonNullable<FitSettings['finalFit']> = 'lbfgs';
 
 /** How to get an engine for a problem, with the reason it was chosen. */
 export interface EngineHandle {
@@ -318,11 +327,18 @@ async function runFast(
     // Mixed precision where the engine has a float32 path.
     mixed = mixedPrecision(settings) && cengine.float32 === true;
     const done = { steps: 0, passes: 0 };
+    // Issue 28 (alternate.ts, exactBlocks.ts): L-BFGS's block curvature exact from one
+    // sweep, and optionally item-wise and LLM-wise Newton sweeps in place of the warm-up.
+    const path = finalPath(settings, cposed);
     // The runs share the step cap: `settings.steps` bounds the final fit's work.
-    const run = async (x: Float64Array, w: number, loose = false) => {
+    const run = async (x0: Float64Array, w: number, loose = false) => {
+      const x =
+        path.sweeps && w > 0
+          ? await sweepFrom(path.sweeps, x0, { done, track, opts, canon, obj })
+          : x0;
       const r = await fastFit(f, x, {
         settings: { ...settings, steps: Math.max(1, settings.steps - done.steps) },
-        warm: w,
+        warm: path.sweeps ? 0 : w,
         loose,
         precond: countPreconditioner(cposed),
         coarse: mixed,
@@ -334,14 +350,16 @@ async function runFast(
             canon.fromCanonical,
           ),
         beforeLbfgs: opts.beforeLbfgs,
-        curvature: blockCurvature(cposed, f, {
-          kind: settings.curvature,
-          onPass: (n, of) =>
-            track.phase(
-              { ...track.last, passes: track.last.passes + n },
-              `measuring the curvature (pass ${n} of ${of})`,
-            ),
-        }),
+        curvature: path.exact
+          ? exactCurvature(path.exact, PROBE_EVERY)
+          : blockCurvature(cposed, f, {
+              kind: settings.curvature,
+              onPass: (n, of) =>
+                track.phase(
+                  { ...track.last, passes: track.last.passes + n },
+                  `measuring the curvature (pass ${n} of ${of})`,
+                ),
+            }),
       });
       done.steps += r.steps;
       done.passes += r.passes;
@@ -368,6 +386,61 @@ async function runFast(
   res = { ...res, x: canon.fromCanonical(res.x) };
   const engine = await handle.create(posed.problem);
   return { res, engine, obj: makeObjective(posed, engine), mixed, selection };
+}
+
+/** The alternating sweeps from x (a cold start), counted into `done`; returns their end point. */
+async function sweepFrom(
+  posed: NominalPosed,
+  x: Float64Array,
+  c: {
+    done: { steps: number; passes: number };
+    track: Tracker;
+    opts: FitOptions;
+    canon: { fromCanonical: (x: Float64Array) => Float64Array };
+    obj: Objective;
+  },
+): Promise<Float64Array> {
+  const { done, track, opts, canon, obj } = c;
+  const a = await alternate(posed, x, {
+    signal: opts.signal,
+    onSweep: (st) =>
+      track.step(
+        {
+          step: done.steps + st.sweep,
+          passes: done.passes + Math.ceil(st.passes),
+          value: st.value,
+          x: st.x,
+        },
+        obj.last.crossEntropy,
+        canon.fromCanonical,
+      ),
+  });
+  done.steps += a.sweeps;
+  done.passes += a.passes;
+  return a.x;
+}
+
+/**
+ * The final fit's path (issue 28) on the canonical problem: `exact`, the
+ * problem whose L-BFGS takes exact block curvature from one sweep
+ * (FitSettings.curvature 'exact', the default where it applies: nominal
+ * models in the default mode with the margin gate or none); `sweeps`, the
+ * problem whose cold starts run the alternating sweeps (FitSettings.finalFit
+ * 'alternate'). The settings record what runs.
+ */
+function finalPath(
+  settings: FitSettings,
+  posed: Posed,
+): { exact: NominalPosed | null; sweeps: NominalPosed | null } {
+  const ok = settings.mode === 'default' && alternates(posed) ? posed : null;
+  if (!ok) return { exact: null, sweeps: null };
+  // What runs is recorded where it is not the path before issue 28 (or was asked for).
+  if ((settings.curvature ?? CURVATURE) === 'exact') settings.curvature = 'exact';
+  if ((settings.finalFit ?? FINAL_FIT) === 'alternate') settings.finalFit = 'alternate';
+  return {
+    exact: settings.curvature === 'exact' ? ok : null,
+    sweeps: settings.finalFit === 'alternate' ? ok : null,
+  };
 }
 
 /** The priors in force, one row per group, as fit.json reports them. */

@@ -37,12 +37,15 @@ export interface FitSettings {
   /** Fast optimiser: L-BFGS memory, in curvature pairs (default FAST_MEMORY). */
   memory?: number;
   /**
-   * Fast optimiser: L-BFGS's initial inverse Hessian. 'blocks' (the default for
-   * nominal models): the probed block curvature of each item, LLM and the gate
-   * (blocks.ts); 'counts': the diagonal guess from observation counts (precond.ts),
-   * the only one for binary models.
+   * Fast optimiser: L-BFGS's initial inverse Hessian. 'exact' (the default for
+   * nominal models in the default mode with the margin gate or none): each
+   * item's, LLM's and the gate's exact Hessian block from one pass
+   * (exactBlocks.ts); 'blocks' (the default for the other nominal fits): the
+   * same blocks probed by 2·Kmax + 3 passes (blocks.ts); 'counts': the
+   * diagonal guess from observation counts (precond.ts), the only one for
+   * binary models. A finished fit records 'exact' where it ran.
    */
-  curvature?: 'blocks' | 'counts';
+  curvature?: 'exact' | 'blocks' | 'counts';
   /**
    * Fast optimiser: 'mixed' (default) lets the Adam warm-up and L-BFGS's early
    * steps take the engine's float32 path where it has one (the wasm engine);
@@ -50,6 +53,15 @@ export interface FitSettings {
    * 'float64' evaluates in float64 throughout.
    */
   precision?: 'mixed' | 'float64';
+  /**
+   * Fast optimiser, default mode, nominal models with the margin gate or none:
+   * how each run of the final fit starts. 'alternate': sweeps of
+   * item-wise then LLM-wise Newton steps (alternate.ts) in place of the Adam
+   * warm-up, then the joint L-BFGS to the same gradient test; 'lbfgs': the
+   * Adam warm-up and the joint L-BFGS alone (the path before issue 28). A
+   * finished fit records the path that ran here (fit.ts FINAL_FIT the default).
+   */
+  finalFit?: 'alternate' | 'lbfgs';
   /** Binary models: correctness as argmax = key ('hard') or the mass on the key ('soft'). */
   binaryTarget?: 'hard' | 'soft';
   /**

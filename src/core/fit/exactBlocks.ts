@@ -1,0 +1,118 @@
+/**
+ * L-BFGS's block curvature (blockInverse.ts) from one sweep (sweep.ts) in
+ * place of probing: the same blocks as blocks.ts's plan (one per item, one per
+ * LLM, the gate), but each block's exact Hessian, computed analytically in
+ * one pass, where probing takes 2·Kmax + 3 passes and carries the other
+ * blocks' cross terms as noise. Inverted as blocks.ts inverts a probed block:
+ * null directions given the largest diagonal entry, eigenvalues as |λ|
+ * floored at 1e-6 of the largest.
+ */
+import { jacobiEigen, nominalBlockPlan } from './blocks';
+import { widthOf, type BlockInverse, type BlockPlan } from './blockInverse';
+import type { LbfgsOptions } from './optim/lbfgs';
+import type { NominalPosed } from './pose';
+import { createSweeper, itemBlockOffsets, llmBlockSize } from './sweep';
+import { MARGIN_KAPPA_SD } from '../model/gate';
+
+/** L-BFGS's curvature option with exact blocks, refreshed every `every` steps. */
+export function exactCurvature(posed: NominalPosed, every: number): LbfgsOptions['curvature'] {
+  const plan = nominalBlockPlan(posed);
+  if (!plan) return undefined;
+  const fill = blockFiller(posed, plan);
+  return {
+    probe: async (x, afterPass, into) => {
+      const inv = fill(x, into?.plan === plan ? into : undefined);
+      await afterPass();
+      return inv;
+    },
+    every,
+  };
+}
+
+/** Fills a BlockInverse for `plan` at x from one sweep's blocks and the priors' curvature. */
+function blockFiller(posed: NominalPosed, plan: BlockPlan) {
+  const { P } = posed;
+  const { layout: L, flags, cells } = posed.problem;
+  const F = P.free;
+  const { J, I, Kmax } = L;
+  const sw = createSweeper(L, flags, cells);
+  const itemOff = itemBlockOffsets(cells.nOptions);
+  const item = new Float64Array(itemOff[I]);
+  const nL = llmBlockSize(Kmax);
+  const llm = new Float64Array(J * nL * nL);
+  const gate = new Float64Array(4);
+  const nat = new Float64Array(P.natSize);
+  const width = widthOf(plan);
+  const A = new Float64Array(width * width);
+  const prec = (g: 'a' | 'c' | 'logS' | 'delta' | 'rho') => {
+    const sp = P.priors[g];
+    return sp ? 1 / (sp.sd * sp.sd) : 0;
+  };
+  // An LLM block's members in the plan's order, as indices into the sweep's (θ, log s, δ, ρ).
+  const llmMembers: number[] = [0];
+  if (F.delta > F.sBar) llmMembers.push(1);
+  if (F.rho > F.delta) for (let k = 0; k < Kmax; k++) llmMembers.push(2 + k);
+  if (F.a > F.rho) for (let k = 0; k < Kmax; k++) llmMembers.push(2 + Kmax + k);
+  const llmPrec = llmMembers.map((m) =>
+    m === 0 ? 0 : m === 1 ? prec('logS') : m < 2 + Kmax ? prec('delta') : prec('rho'),
+  );
+  return (x: Float64Array, into?: BlockInverse): BlockInverse => {
+    P.toNatural(x, nat);
+    sw.sweep(nat, { grad: null, blocks: { item, itemOff, llm, gate } });
+    const B = plan.start.length - 1;
+    const off = into?.off ?? offsetsOf(plan);
+    const data = into?.data ?? new Float64Array(off[B]);
+    for (let b = 0; b < B; b++) {
+      const n = plan.start[b + 1] - plan.start[b];
+      if (b < I) {
+        const K = n / 2;
+        for (let q = 0; q < n * n; q++) A[q] = item[itemOff[b] + q];
+        for (let k = 0; k < K; k++) {
+          A[k * n + k] += prec('a');
+          A[(K + k) * n + K + k] += prec('c');
+        }
+      } else if (b < I + J) {
+        const o = (b - I) * nL * nL;
+        llmMembers.forEach((r, a) =>
+          llmMembers.forEach((c, d) => (A[a * n + d] = llm[o + r * nL + c])),
+        );
+        for (let a = 0; a < n; a++) A[a * n + a] += llmPrec[a];
+      } else {
+        const sk = -Math.expm1(-nat[L.kappa]);
+        A[0] = gate[0];
+        A[1] = A[2] = gate[1];
+        A[3] = gate[3] + (flags.gate === 'margin' ? (sk * sk) / MARGIN_KAPPA_SD ** 2 : 0);
+      }
+      invert(A, n, plan.nulls[b], data, off[b]);
+    }
+    return { plan, data, off, passes: 1, width };
+  };
+}
+
+/** Where each block's V and 1/|λ| start (n² + n values a block), as blocks.ts lays them out. */
+function offsetsOf(plan: BlockPlan): Int32Array {
+  const B = plan.start.length - 1;
+  const off = new Int32Array(B + 1);
+  for (let b = 0; b < B; b++) {
+    const n = plan.start[b + 1] - plan.start[b];
+    off[b + 1] = off[b] + n * n + n;
+  }
+  return off;
+}
+
+/** The symmetric n × n A (row-major, destroyed) into V and floored 1/|λ| at data[o ..]. */
+function invert(A: Float64Array, n: number, nulls: Int32Array[], data: Float64Array, o: number) {
+  let dmax = 0;
+  for (let r = 0; r < n; r++) dmax = Math.max(dmax, Math.abs(A[r * n + r]));
+  for (const u of nulls) {
+    const w = (dmax || 1) / u.length;
+    for (const r of u) for (const c of u) A[r * n + c] += w;
+  }
+  const V = data.subarray(o, o + n * n);
+  const lam = data.subarray(o + n * n, o + n * n + n);
+  jacobiEigen(A, n, V, lam);
+  let lmax = 0;
+  for (let k = 0; k < n; k++) lmax = Math.max(lmax, Math.abs(lam[k]));
+  const floor = Math.max(lmax * 1e-6, 1e-12);
+  for (let k = 0; k < n; k++) lam[k] = 1 / Math.max(Math.abs(lam[k]), floor);
+}
