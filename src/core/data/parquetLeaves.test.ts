@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { readStructColumn, utf8Text } from './parquetLeaves.ts';
+import { pageText, readStructColumn, utf8Text } from './parquetLeaves.ts';
 import { asJson } from './parquet.ts';
 import { loadDataset } from './load.ts';
 import { cellsOf, harnessJsonl, harnessParquet } from '../../../test/support/data/harnessFiles.ts';
@@ -96,6 +96,25 @@ function argumentsFile(seed: number, rows: number, opts: { required?: boolean } 
   });
   return buf;
 }
+
+describe('pageText', () => {
+  it('gives what TextDecoder gives for views into ASCII and non-ASCII pages, taken in turn', () => {
+    const r = rng(3);
+    const dec = new TextDecoder();
+    const page = (ascii: boolean) => {
+      const b = new Uint8Array(3000);
+      for (let i = 0; i < b.length; i++) b[i] = Math.floor(r() * (ascii ? 128 : 256));
+      return b;
+    };
+    const pages = [page(true), page(false), page(true)];
+    for (let n = 0; n < 3000; n++) {
+      const p = pages[Math.floor(r() * 3)];
+      const at = Math.floor(r() * 2900);
+      const v = p.subarray(at, at + Math.floor(r() * 100));
+      expect(pageText(v)).toBe(dec.decode(v));
+    }
+  });
+});
 
 describe('readStructColumn', () => {
   it('gives the rows parquetReadObjects gives, nulls at every level, over row groups and pages', async () => {

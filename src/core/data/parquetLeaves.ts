@@ -2,20 +2,19 @@
  * Faster paths through hyparquet for the readers' Parquet files (issue 26's
  * browser speed), each giving what `parquetReadObjects` gives:
  *
- * - `PARQUET_PARSERS`: strings of up to 32 ASCII bytes made with
- *   `String.fromCharCode` instead of a `TextDecoder.decode` call each (a call
- *   costs about 0.15 µs in Chromium, and a harness file is millions of short
- *   strings); anything else still goes through `TextDecoder`, so the text is
- *   the same.
+ * - `PARQUET_PARSERS`: hyparquet decodes every string value with a
+ *   `TextDecoder.decode` call of its own (about 0.15 µs each in Chromium, and a
+ *   harness file is millions of short strings). `pageText` decodes a page's
+ *   buffer once when it is all ASCII and slices each value out of that text;
+ *   other values of up to 32 bytes that are ASCII are made with
+ *   `String.fromCharCode`, the rest still go through `TextDecoder`: the text is
+ *   the same either way.
  * - `readStructColumn`: a top-level struct column whose subtree has no
- *   repetition (struct of structs of scalar leaves, as the harness's
+ *   repetition (struct of structs of string leaves, as the harness's
  *   `arguments`: `gen_args_k: {arg_0, arg_1}`) read leaf by leaf from the
  *   pages' definition levels, without hyparquet's nested assembly (which wraps
  *   every optional level of every value in a one-element array, then unwraps
- *   it: most of a harness file's decoding time and garbage). Leaves named in
- *   `lazy` are decoded only when read (a getter): the prompts in `arg_0` are
- *   most of the bytes and the harness reader looks at them only for a
- *   multiple-input record.
+ *   it: most of a harness file's decoding time and garbage).
  *
  * The page decoding itself (headers, decompression, levels, encodings,
  * dictionaries) is hyparquet's own, through its exported modules.
@@ -42,10 +41,39 @@ export function utf8Text(bytes: Uint8Array): string {
   return decoder.decode(bytes);
 }
 
-/** hyparquet's string and JSON parsers with the short-ASCII path (other parsers: its defaults). */
+/** The buffer the last value sat in, and its whole text when it is all ASCII (else null). */
+let pageBuffer: ArrayBufferLike | null = null;
+let pageAscii: string | null = null;
+/** Buffers up to this size are looked at whole (a page, a dictionary); larger ones value by value. */
+const PAGE_TEXT_MAX = 4 << 20;
+
+/**
+ * UTF-8 text of a value that is a view into a page's buffer, as `TextDecoder`
+ * gives it: when the whole buffer is ASCII it is decoded once and each value is
+ * a slice of that text (ASCII bytes are characters one to one), so a page of
+ * thousands of values costs one decode, not one call each.
+ */
+export function pageText(bytes: Uint8Array): string {
+  const buf = bytes.buffer;
+  if (buf !== pageBuffer) {
+    pageBuffer = buf;
+    pageAscii = null;
+    if (buf.byteLength <= PAGE_TEXT_MAX) {
+      const all = new Uint8Array(buf);
+      let any = 0;
+      for (let i = 0; i < all.length; i++) any |= all[i];
+      if (any < 0x80) pageAscii = decoder.decode(all);
+    }
+  }
+  return pageAscii === null
+    ? utf8Text(bytes)
+    : pageAscii.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
+}
+
+/** hyparquet's string and JSON parsers through `pageText` (other parsers: its defaults). */
 export const PARQUET_PARSERS: Partial<ParquetParsers> = {
-  stringFromBytes: (bytes: Uint8Array) => bytes && utf8Text(bytes),
-  jsonFromBytes: (bytes: Uint8Array) => bytes && JSON.parse(utf8Text(bytes)),
+  stringFromBytes: (bytes: Uint8Array) => bytes && pageText(bytes),
+  jsonFromBytes: (bytes: Uint8Array) => bytes && JSON.parse(pageText(bytes)),
 };
 
 /** One leaf column of a row group: definition levels (null: all at the maximum) and raw values. */
@@ -153,9 +181,7 @@ interface Built {
 /**
  * The values of top-level struct column `name` (see `isFlatStringStruct`), one
  * per row, as `parquetReadObjects` gives them: an object per struct (children
- * in schema order), null for a null struct or leaf. Rows are built in order and
- * a leaf's text is reused when its bytes equal those of the last leaf of the
- * same name (the harness repeats one prompt in every `gen_args_k.arg_0`).
+ * in schema order), null for a null struct or leaf.
  */
 export function readStructColumn(
   buf: ArrayBuffer,
@@ -167,13 +193,6 @@ export function readStructColumn(
   if (!top || top.children.length === 0 || !isFlatStringStruct(top))
     throw new Error(`parquet column ${name} is not a struct of strings`);
   const rows = Number(metadata.num_rows);
-  // The last text decoded for each leaf name, kept to reuse.
-  const last = new Map<string, { bytes: Uint8Array; text: string }>();
-  const text = (prev: { bytes: Uint8Array; text: string }, b: Uint8Array): string => {
-    if (sameBytes(prev.bytes, b)) return prev.text;
-    prev.bytes = b;
-    return (prev.text = utf8Text(b));
-  };
   const build = (node: SchemaTree, trail: SchemaTree[]): Built => {
     const schemaPath = [...trail, node];
     const depth = maxDefinition(schemaPath);
@@ -185,17 +204,9 @@ export function readStructColumn(
         parsers: PARQUET_PARSERS as ParquetParsers,
       });
       if (leaf.def.length !== rows) throw new Error(`parquet column ${node.path.join('.')}: rows`);
-      const leafName = node.element.name;
-      let prev = last.get(leafName);
-      if (!prev) last.set(leafName, (prev = { bytes: new Uint8Array(0), text: '' }));
-      const slot = prev;
-      return {
-        def: leaf.def,
-        get: (r) => {
-          const b = leaf.values[r];
-          return b == null ? null : text(slot, b as Uint8Array);
-        },
-      };
+      // Decoded a leaf at a time, in page order (pageText decodes each page once).
+      const texts = leaf.values.map((b) => (b == null ? null : pageText(b as Uint8Array)));
+      return { def: leaf.def, get: (r) => texts[r] };
     }
     const children = node.children.map((c) => ({ name: c.element.name, ...build(c, schemaPath) }));
     const def = children[0].def;
@@ -213,10 +224,4 @@ export function readStructColumn(
   const out = new Array<unknown>(rows);
   for (let r = 0; r < rows; r++) out[r] = get(r);
   return out;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
