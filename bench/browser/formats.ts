@@ -19,8 +19,55 @@ import {
 } from '../../test/support/data/results';
 import { simulateNominal } from '../../src/core/model/simulate';
 
-/** The formats timed, in the order they are reported. */
+const L = 'ABCDEFGHIJ';
+
+/** Wide CSV (`model,item,benchmark,key,n_options,A..`, a row per cell, empty past n_options). */
+function wideCsv(c: Cells): AnyFile[] {
+  const K = Math.max(...c.items.map((it) => it.options.length));
+  const rows = [['model', 'item', 'benchmark', 'key', 'n_options', ...L.slice(0, K)].join(',')];
+  c.models.forEach((m, j) =>
+    c.items.forEach((it, i) => {
+      const p = c.p[j][i];
+      const vals = Array.from({ length: K }, (_, k) => (k < p.length ? p[k] : ''));
+      rows.push([m, it.id, c.task, L[it.key], p.length, ...vals].join(','));
+    }),
+  );
+  return [{ name: 'wide.csv', text: rows.join('\n') + '\n' }];
+}
+
+/** Long CSV (`model,item,option,prob`, a row per option) and its items file. */
+function longCsv(c: Cells): AnyFile[] {
+  const rows = ['model,item,option,prob'];
+  c.models.forEach((m, j) =>
+    c.items.forEach((it, i) =>
+      c.p[j][i].forEach((p, k) => rows.push(`${m},${it.id},${L[k]},${p}`)),
+    ),
+  );
+  const items = [
+    'item,benchmark,key,n_options',
+    ...c.items.map((it) => `${it.id},${c.task},${L[it.key]},${it.options.length}`),
+  ];
+  return [
+    { name: 'long.csv', text: rows.join('\n') + '\n' },
+    { name: 'items.csv', text: items.join('\n') + '\n' },
+  ];
+}
+
+/**
+ * The formats timed, in the order they are reported. `whole`: one set of files
+ * for all the models written (the CSVs), not files per model.
+ */
 export const FORMATS = {
+  'wide-csv': {
+    label: 'wide CSV (a row per LLM and item)',
+    write: wideCsv,
+    whole: true,
+  },
+  'long-csv': {
+    label: 'long CSV (a row per option) + items CSV',
+    write: longCsv,
+    whole: true,
+  },
   'harness-jsonl': {
     label: 'lm-evaluation-harness samples (.jsonl)',
     write: harnessJsonl,
@@ -42,7 +89,10 @@ export const FORMATS = {
   },
   helm: { label: 'HELM scenario_state.json (separate adapter)', write: helmState },
   opencompass: { label: 'OpenCompass PPL predictions (.json)', write: openCompassPpl },
-} satisfies Record<string, { label: string; write: (c: Cells) => AnyFile[]; maxMb?: number }>;
+} satisfies Record<
+  string,
+  { label: string; write: (c: Cells) => AnyFile[]; maxMb?: number; whole?: boolean }
+>;
 
 export type FormatId = keyof typeof FORMATS;
 export const FORMAT_IDS = Object.keys(FORMATS) as FormatId[];
@@ -58,6 +108,8 @@ export interface FormatSet {
   /** Paths relative to `root`, with '/' separators: also the loader's file names. */
   files: string[];
   writeSeconds: number;
+  /** Reading the folder in Node as the CLI does (`loadDatasetFromPaths`), once, when timed. */
+  nodeSeconds?: number;
 }
 
 /** The simulated cells every format is written from. */
@@ -65,12 +117,15 @@ export function benchCells(J: number, I: number, seed: number): Cells {
   return cellsOf(simulateNominal({ J, I, seed, concentration: 50 }).data, 'bench');
 }
 
+const size = (f: AnyFile) => f.bytes?.length ?? Buffer.byteLength(f.text!, 'utf8');
+
 /** One model's cells. */
 const oneModel = (c: Cells, j: number): Cells => ({ ...c, models: [c.models[j]], p: [c.p[j]] });
 
 /**
  * Writes format `id` under `root/id/`: whole models until `targetBytes` (or the
- * format's `maxMb`, or all of them), each model's files as the tool names them.
+ * format's `maxMb`, or all of them), each model's files as the tool names them
+ * (a `whole` format: one set of files for the models that reach the target).
  */
 export function writeFormat(root: string, id: FormatId, c: Cells, targetBytes: number): FormatSet {
   const t0 = performance.now();
@@ -79,7 +134,19 @@ export function writeFormat(root: string, id: FormatId, c: Cells, targetBytes: n
   const files: string[] = [];
   let bytes = 0;
   let J = 0;
-  for (let j = 0; j < c.models.length && bytes < target; j++, J++) {
+  if ('whole' in spec) {
+    // As many models as reach the target, from the size of one model's files.
+    const one = spec.write(oneModel(c, 0)).reduce((t, f) => t + size(f), 0);
+    J = Math.min(c.models.length, Math.max(1, Math.ceil(target / one)));
+    for (const f of spec.write({ ...c, models: c.models.slice(0, J), p: c.p.slice(0, J) })) {
+      const rel = `${id}/${f.name}`;
+      mkdirSync(path.join(root, id), { recursive: true });
+      writeFileSync(path.join(root, rel), f.bytes ?? f.text!);
+      files.push(rel);
+      bytes += size(f);
+    }
+  }
+  for (let j = 0; j < c.models.length && bytes < target && !('whole' in spec); j++, J++) {
     const model = c.models[j];
     for (const f of FORMATS[id].write(oneModel(c, j))) {
       const data = f.bytes ?? Buffer.from(f.text!, 'utf8');

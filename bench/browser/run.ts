@@ -20,10 +20,12 @@
  *  - engines: ms per pass at --shape of fused, wasm (float64 and its float32 kernel), both
  *             as the app runs them (shard workers), and tfjs-wasm; data simulated in the worker;
  *  - parse:   the worker's loader on that data written as a wide CSV (MB/s);
- *  - formats: the worker's loader on the evaluation tools' result formats (harness
+ *  - formats: the worker's loader on every input format (wide and long CSV, harness
  *             JSONL and Parquet, lighteval and Meta Parquet, Inspect .eval, HELM,
  *             OpenCompass), each about --formats-mb, written in Node from --shape
- *             cells by the unit tests' builders and served with the app (MB/s);
+ *             cells by the unit tests' builders and served with the app (MB/s,
+ *             against issue 26's 20 MB/s), beside Node's (the CLI's) read of the
+ *             same files;
  *  - fits:    paper Adam (--steps) and the fast optimiser on the fused engine, with
  *             peak memory and main-thread long tasks while they run;
  *  - ui:      a --shape wide CSV through the file input, Fit clicked at once: time to
@@ -42,6 +44,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { writeWideCsv } from '../../src/core/data/write';
+import { loadDatasetFromPaths } from '../../src/node/files';
 import type { FitSettings, TracePoint } from '../../src/core/fit/types';
 import { simulatedGate, simulateNominal, type SimulatedGate } from '../../src/core/model/simulate';
 import type {
@@ -562,21 +565,37 @@ async function phaseMain(
  */
 const FORMATS_DIR = path.join(os.tmpdir(), `llm-nrm-bench-formats-${process.pid}`);
 
-/** Writes every format's files (before the browser starts). */
-function writeFormats(o: BrowserBenchOptions): FormatSet[] {
+/**
+ * Writes every format's files (before the browser starts) and reads each
+ * folder once in Node as the CLI does (`loadDatasetFromPaths`), for the Node
+ * column beside the worker's.
+ */
+async function writeFormats(o: BrowserBenchOptions): Promise<FormatSet[]> {
   rmSync(FORMATS_DIR, { recursive: true, force: true });
   const t = performance.now();
   const cells = benchCells(o.J, o.I, o.seed);
   log(
     `formats: simulated ${o.J} × ${o.I} cells in ${((performance.now() - t) / 1000).toFixed(0)} s`,
   );
-  return o.formats.map((id) => {
+  const sets: FormatSet[] = [];
+  for (const id of o.formats) {
     const set = writeFormat(FORMATS_DIR, id, cells, o.formatsBytes);
-    log(
-      `formats: ${id}: ${set.J} LLMs, ${set.files.length} files, ${(set.bytes / 1e6).toFixed(0)} MB written in ${set.writeSeconds.toFixed(0)} s`,
+    const t1 = performance.now();
+    // A folder of result files as `llm-nrm fit out/`; CSVs as files.
+    const csv = set.files.every((f) => f.endsWith('.csv'));
+    const ds = await loadDatasetFromPaths(
+      csv ? set.files.map((f) => path.join(FORMATS_DIR, f)) : [path.join(FORMATS_DIR, id)],
     );
-    return set;
-  });
+    set.nodeSeconds = (performance.now() - t1) / 1000;
+    if (ds.J !== set.J || ds.I !== set.I)
+      throw new Error(`formats: ${id}: Node read ${ds.J} × ${ds.I}, wrote ${set.J} × ${set.I}`);
+    log(
+      `formats: ${id}: ${set.J} LLMs, ${set.files.length} files, ${(set.bytes / 1e6).toFixed(0)} MB written in ${set.writeSeconds.toFixed(0)} s; ` +
+        `Node read it in ${set.nodeSeconds.toFixed(2)} s = ${(set.bytes / 1e6 / set.nodeSeconds).toFixed(1)} MB/s`,
+    );
+    sets.push(set);
+  }
+  return sets;
 }
 
 async function phaseFormats(ctx: BrowserContext, sets: FormatSet[], r: BrowserResults) {
@@ -778,7 +797,7 @@ export async function runBrowserBench(o: BrowserBenchOptions): Promise<BrowserRe
   };
   const save = () => writeFileSync(RESULTS_JSON, JSON.stringify(r, null, 1));
   if (!o.skipBuild || !existsSync(path.join(DIST, 'index.html'))) build();
-  const formatSets = o.phases.includes('formats') ? writeFormats(o) : [];
+  const formatSets = o.phases.includes('formats') ? await writeFormats(o) : [];
   const server = await serve(o.port);
   const baseURL = `http://localhost:${o.port}`;
   let browser: Browser | null = null;
