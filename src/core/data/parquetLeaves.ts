@@ -41,33 +41,36 @@ export function utf8Text(bytes: Uint8Array): string {
   return decoder.decode(bytes);
 }
 
-/** The buffer the last value sat in, and its whole text when it is all ASCII (else null). */
+/**
+ * The buffer the last value sat in, and its bytes as characters one to one
+ * (windows-1252 decodes every byte to one character, ASCII bytes to
+ * themselves), or null when the buffer is too large to decode whole.
+ */
 let pageBuffer: ArrayBufferLike | null = null;
-let pageAscii: string | null = null;
-/** Buffers up to this size are looked at whole (a page, a dictionary); larger ones value by value. */
+let pageChars: string | null = null;
+const singleByte = new TextDecoder('windows-1252');
+/** Buffers up to this size are decoded whole (a page, a dictionary); larger ones value by value. */
 const PAGE_TEXT_MAX = 4 << 20;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * UTF-8 text of a value that is a view into a page's buffer, as `TextDecoder`
- * gives it: when the whole buffer is ASCII it is decoded once and each value is
- * a slice of that text (ASCII bytes are characters one to one), so a page of
- * thousands of values costs one decode, not one call each.
+ * gives it: the page's buffer is decoded once a byte a character, and a value
+ * whose characters there are all ASCII is that slice (ASCII is the same in
+ * UTF-8); any other value is decoded on its own. A page of thousands of values
+ * costs one decode and a slice each, not one decoder call each.
  */
 export function pageText(bytes: Uint8Array): string {
   const buf = bytes.buffer;
   if (buf !== pageBuffer) {
     pageBuffer = buf;
-    pageAscii = null;
-    if (buf.byteLength <= PAGE_TEXT_MAX) {
-      const all = new Uint8Array(buf);
-      let any = 0;
-      for (let i = 0; i < all.length; i++) any |= all[i];
-      if (any < 0x80) pageAscii = decoder.decode(all);
-    }
+    pageChars = buf.byteLength <= PAGE_TEXT_MAX ? singleByte.decode(new Uint8Array(buf)) : null;
   }
-  return pageAscii === null
-    ? utf8Text(bytes)
-    : pageAscii.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
+  if (pageChars !== null) {
+    const s = pageChars.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
+    if (!NON_ASCII.test(s)) return s;
+  }
+  return utf8Text(bytes);
 }
 
 /** hyparquet's string and JSON parsers through `pageText` (other parsers: its defaults). */
