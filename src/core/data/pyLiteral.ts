@@ -56,16 +56,23 @@ function numberEnd(): number {
 
 /** The constant or number at `at` (True, False, None, nan, inf, -inf, or a number). */
 function word(): unknown {
+  // A number starts with a sign, a digit or '.', a constant with a letter (or '-inf'):
+  // the number is tried first when it can be one, as no text is both.
+  const c = text.charCodeAt(at);
+  if (c === 43 || c === 45 || c === 46 || isDigit(c)) {
+    const end = numberEnd();
+    if (end > at) {
+      const w = text.slice(at, end);
+      at = end;
+      return Number(w);
+    }
+  }
   for (const [w, v] of WORDS)
     if (text.startsWith(w, at)) {
       at += w.length;
       return v;
     }
-  const end = numberEnd();
-  if (end === at) return fail('unexpected text');
-  const w = text.slice(at, end);
-  at = end;
-  return Number(w);
+  return fail('unexpected text');
 }
 const WORDS: [string, unknown][] = [
   ['True', true],
@@ -87,14 +94,16 @@ function value(): unknown {
 
 function seq(close: string): unknown[] {
   at++;
+  const end = close.charCodeAt(0);
   const out: unknown[] = [];
   for (;;) {
     ws();
-    if (text[at] === close) return (at++, out);
+    if (text.charCodeAt(at) === end) return (at++, out);
     out.push(value());
     ws();
-    if (text[at] === ',') at++;
-    else if (text[at] !== close) fail(`expected ',' or '${close}'`);
+    const c = text.charCodeAt(at);
+    if (c === 44) at++;
+    else if (c !== end) fail(`expected ',' or '${close}'`);
   }
 }
 
@@ -115,11 +124,13 @@ function dict(): Record<string, unknown> {
 
 function str(q: string): string {
   at++;
+  const quote = q.charCodeAt(0);
   let out = '';
   while (at < text.length && text[at] !== q) {
     // Plain runs are copied whole; only escapes go character by character.
     let end = at;
-    while (end < text.length && text[end] !== q && text[end] !== '\\') end++;
+    for (let c = text.charCodeAt(end); end < text.length && c !== quote && c !== 92;)
+      c = text.charCodeAt(++end);
     if (end > at) {
       out += text.slice(at, end);
       at = end;
