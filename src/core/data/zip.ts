@@ -351,7 +351,8 @@ export class Inflater {
         cnt -= dx;
         if (d > o) throw new Error('invalid DEFLATE data (distance too far back)');
         if (o + len > size) throw new Error('invalid DEFLATE data (longer than its stated size)');
-        if (d >= len) {
+        // copyWithin is a call; short matches (most of them) are copied inline.
+        if (d >= len && len > 32) {
           out.copyWithin(o, o - d, o - d + len);
           o += len;
         } else for (let end = o + len; o < end; o++) out[o] = out[o - d];
