@@ -29,6 +29,14 @@ export function isDocFormat(f: AnyFormat): f is WholeFormat {
 
 /** The whole content, reporting progress as it arrives. */
 async function readAll(f: PlannedFile, stream: StreamOptions): Promise<Uint8Array> {
+  if (f.whole) {
+    // One read and no copy (a Blob), where chunks cost a read each and a copy into one buffer.
+    stream.signal?.throwIfAborted();
+    const all = await f.whole();
+    stream.signal?.throwIfAborted();
+    stream.onProgress?.(Math.min(all.length, f.src.size), 0);
+    return all;
+  }
   const parts: Uint8Array[] = [];
   let got = 0;
   for await (const b of f.bytes()) {

@@ -53,6 +53,7 @@ function blobSource(name: string, blob: Blob, chunk: number, model?: string): By
     model,
     head: async () => new Uint8Array(await blob.slice(0, HEAD_BYTES).arrayBuffer()),
     bytes: () => blobSlices(blob, chunk),
+    whole: async () => new Uint8Array(await blob.arrayBuffer()),
   };
 }
 

@@ -29,6 +29,8 @@ export interface PlannedFile {
   format: AnyFormat;
   /** The file's content (decompressed for .gz). */
   bytes: () => AsyncIterable<Uint8Array>;
+  /** The content in one read, where the source can (not for .gz). */
+  whole?: () => Promise<Uint8Array>;
   /** The model a per-model file belongs to (folder, results file or option), if known. */
   model?: string;
 }
@@ -63,22 +65,24 @@ export async function readText(bytes: AsyncIterable<Uint8Array>): Promise<string
 /** Sniffs and detects one source; null when a walked file is not a format we read. */
 async function classify(src: ByteSource): Promise<PlannedFile | null> {
   let bytes = () => src.bytes();
+  let whole = src.whole && (() => src.whole!());
   let head = await src.head();
   let name = src.name;
   let kind = sniffBytes(name, head);
   if (kind === 'gzip') {
     bytes = () => (src.gunzip ? src.gunzip() : gunzipStream(src.bytes()));
+    whole = undefined;
     head = await firstBytes(bytes(), HEAD_BYTES);
     name = name.replace(/\.gz$/i, '');
     kind = sniffBytes(src.name, head);
     if (kind !== 'text')
       throw new DataError(`a gzip file holding ${kind} data is not read`, src.name);
   }
-  if (kind === 'zip') return { src, format: 'inspect-eval', bytes };
-  if (kind === 'parquet') return { src, format: 'parquet', bytes };
+  if (kind === 'zip') return { src, format: 'inspect-eval', bytes, whole };
+  if (kind === 'parquet') return { src, format: 'parquet', bytes, whole };
   const text = new TextDecoder().decode(head);
   const doc = detectJsonDoc(name, text);
-  if (doc) return { src, format: doc, bytes };
+  if (doc) return { src, format: doc, bytes, whole };
   if (src.optional && !/\.jsonl$/i.test(name)) return null;
   return { src, format: detectFormat(name, text), bytes };
 }

@@ -64,6 +64,8 @@ export interface ByteSource {
   head(): Promise<Uint8Array>;
   /** The whole file as byte chunks. */
   bytes(): AsyncIterable<Uint8Array>;
+  /** The whole file at once, where that is one read (a Blob): for the files read whole. */
+  whole?(): Promise<Uint8Array>;
   /** Decompresses a gzip file (the CLI uses node:zlib); default: `DecompressionStream`. */
   gunzip?(): AsyncIterable<Uint8Array>;
 }
