@@ -19,7 +19,7 @@ import { readHarnessRecords } from './harness.ts';
 import { stableHash } from './harnessDoc.ts';
 import { parentBenchmark } from './harnessRuns.ts';
 import { isFlatStringStruct, PARQUET_PARSERS, readStructColumn } from './parquetLeaves.ts';
-import { pyValue } from './pyLiteral.ts';
+import { pyScorePairs, pyValue } from './pyLiteral.ts';
 import { RecordSink } from './records.ts';
 import { labelIndex } from './values.ts';
 import { DataError } from './types.ts';
@@ -166,12 +166,16 @@ function lightevalRows(file: string, rows: Row[], model: string, builder: Datase
       throw sink.error(r, field, `cannot read ${field}: ${(e as Error).message}`);
     }
   };
-  rows.forEach((row, n) => {
-    const r = n + 1;
-    const preds = parse(r, 'predictions', row.predictions);
+  const predictionValues = (r: number, preds: unknown) => {
     if (!Array.isArray(preds))
       throw sink.error(r, 'predictions', 'not a list', 'one log-likelihood per choice');
-    const values = preds.map((p) => num(first(p)));
+    return preds.map((p) => num(first(p)));
+  };
+  rows.forEach((row, n) => {
+    const r = n + 1;
+    // Most predictions are Python's own print of (number, bool) tuples: read at once.
+    const printed = typeof row.predictions === 'string' ? pyScorePairs(row.predictions) : null;
+    const values = printed ?? predictionValues(r, parse(r, 'predictions', row.predictions));
     if (values.some(Number.isNaN)) {
       sink.drop('generative records (predictions without log-likelihoods)');
       return;

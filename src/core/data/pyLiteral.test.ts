@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePyLiteral, pyValue } from './pyLiteral.ts';
+import { parsePyLiteral, pyScorePairs, pyValue } from './pyLiteral.ts';
 
 describe('Python literals of lighteval 0.7 string columns', () => {
   it('reads tuples, lists, dicts, strings with escapes, numbers and constants', () => {
@@ -117,6 +117,41 @@ describe('Python literals of lighteval 0.7 string columns', () => {
     }
     const long = `[${'1'.repeat(70)}]`;
     expect(outcome(parsePyLiteral, long)).toEqual(outcome(reference, long));
+  });
+});
+
+describe('pyScorePairs', () => {
+  it('gives the first numbers of the tuples pyValue reads, or null for other texts', () => {
+    let seed = 7;
+    const r = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const nums = [
+      '-0.0009',
+      '-7.2e-05',
+      '-0.0',
+      '0',
+      '-12.5',
+      '3',
+      '-1.5E+2',
+      '-.5',
+      '+2.',
+      'nan',
+      '-inf',
+    ];
+    const firsts = (t: string) => (pyValue(t) as unknown[][]).map((p) => p[0]);
+    for (let n = 0; n < 3000; n++) {
+      const k = Math.floor(r() * 6);
+      let t = `[${Array.from({ length: k }, () => `(${nums[Math.floor(r() * nums.length)]}, ${r() < 0.5 ? 'True' : 'False'})`).join(', ')}]`;
+      // Variants the fast path leaves to pyValue.
+      if (r() < 0.2) t = t.replace(', ', ',');
+      if (r() < 0.1) t = ` ${t}`;
+      if (r() < 0.1) t = t.replace(')', ', 1)');
+      const got = pyScorePairs(t);
+      if (got !== null) expect(got).toEqual(firsts(t));
+      if (!/nan|inf|,\S|^ |, 1\)/.test(t)) expect(got).not.toBeNull();
+    }
+    expect(pyScorePairs('[]')).toEqual([]);
+    expect(pyScorePairs('[(1, True)] x')).toBeNull();
+    expect(pyScorePairs('[(1, Tru)]')).toBeNull();
   });
 });
 

@@ -167,6 +167,41 @@ export function parsePyLiteral(literal: string): unknown {
   }
 }
 
+/**
+ * The numbers of a list of `(number, True|False)` tuples written exactly as
+ * Python prints one (`[(-0.0009, True), (-7.2e-05, False)]`, lighteval's
+ * `predictions`), read without building the tuples; null for any other text
+ * (other spacing, nan or inf, anything else), which `pyValue` then reads. On
+ * the texts it reads, the numbers are those of `pyValue`'s tuples.
+ */
+export function pyScorePairs(literal: string): number[] | null {
+  text = literal;
+  at = 0;
+  try {
+    const out: number[] = [];
+    if (text.charCodeAt(0) !== 91) return null;
+    at = 1;
+    if (text.charCodeAt(at) === 93) return at + 1 === text.length ? out : null;
+    for (;;) {
+      if (text.charCodeAt(at) !== 40) return null;
+      at++;
+      const end = numberEnd();
+      if (end === at || text.charCodeAt(end) !== 44 || text.charCodeAt(end + 1) !== 32) return null;
+      out.push(Number(text.slice(at, end)));
+      at = end + 2;
+      if (text.startsWith('True)', at)) at += 5;
+      else if (text.startsWith('False)', at)) at += 6;
+      else return null;
+      const c = text.charCodeAt(at);
+      if (c === 93) return at + 1 === text.length ? out : null;
+      if (c !== 44 || text.charCodeAt(at + 1) !== 32) return null;
+      at += 2;
+    }
+  } finally {
+    text = '';
+  }
+}
+
 /** A column value as a JS value: Python literal text is parsed, JSON text too, others kept. */
 export function pyValue(v: unknown): unknown {
   if (typeof v !== 'string') return v;
