@@ -93,3 +93,41 @@ export class ProcMemSampler {
     this.peak.total = max(this.peak.total, total);
   }
 }
+
+/**
+ * CPU time (user + system, seconds) of each Web Worker thread of the browser's
+ * processes descended from `rootPid`, by `pid/tid` (Linux /proc; empty
+ * elsewhere). Read before and after one worker call, the difference is that
+ * worker's CPU time, which the machine's other load does not stretch as it
+ * stretches the wall time.
+ */
+export function workerCpuSeconds(rootPid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  const kids = children();
+  const todo = [rootPid];
+  const tick = 100; // USER_HZ: /proc counts CPU time in 1/100 s on Linux
+  while (todo.length) {
+    const pid = todo.pop()!;
+    todo.push(...(kids.get(pid) ?? []));
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      const stat = read(`/proc/${pid}/task/${tid}/stat`);
+      if (!stat || !stat.slice(stat.indexOf('(') + 1).startsWith('DedicatedWorker')) continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(`${pid}/${tid}`, (Number(f[11]) + Number(f[12])) / tick);
+    }
+  }
+  return out;
+}
+
+/** The CPU seconds the worker threads spent between two `workerCpuSeconds` readings. */
+export function workerCpuBetween(a: Map<string, number>, b: Map<string, number>): number {
+  let s = 0;
+  for (const [k, v] of b) s += v - (a.get(k) ?? 0);
+  return s;
+}

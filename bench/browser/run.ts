@@ -66,7 +66,7 @@ import {
   type StateMark,
 } from './page';
 import { benchCells, FORMAT_IDS, writeFormat, type FormatId, type FormatSet } from './formats';
-import { ProcMemSampler, type RssPeak } from './procmem';
+import { ProcMemSampler, workerCpuBetween, workerCpuSeconds, type RssPeak } from './procmem';
 import { renderBrowserSection } from './render';
 import { loadNodeFused, writeSection, type NodeFused } from './results';
 
@@ -201,7 +201,12 @@ export interface BrowserResults {
   engines?: { sim: BenchSimulated; passes: BenchPass[]; node?: NodeFused | null };
   parse?: { sim: BenchSimulated; parse: BenchParse };
   /** The result formats: files written in Node from --shape cells, parsed in the worker. */
-  formats?: (Omit<FormatSet, 'files'> & { files: number; parse: BenchParseFiles })[];
+  formats?: (Omit<FormatSet, 'files'> & {
+    files: number;
+    parse: BenchParseFiles;
+    /** The worker threads' CPU time during the parse (Linux /proc), when read. */
+    cpuSeconds?: number;
+  })[];
   fits?: { sim: BenchSimulated; steps: number; adam: FitRun; fast: FitRun; fastApp?: FitRun };
   ui?: {
     J: number;
@@ -616,16 +621,27 @@ async function phaseFormats(ctx: BrowserContext, sets: FormatSet[], r: BrowserRe
         url: `/bench-formats/${rel.split('/').map(encodeURIComponent).join('/')}`,
         name: rel.split('/').slice(1).join('/'),
       }));
-      const parse = await bench(page, { op: 'parseFiles', files: list });
+      await bench(page, { op: 'fetchFiles', files: list });
+      const cpu0 = workerCpuSeconds(process.pid);
+      const parse = await bench(page, { op: 'parseFiles' });
+      const cpuSeconds = workerCpuBetween(cpu0, workerCpuSeconds(process.pid));
       await page.close();
       if (parse.J !== set.J || parse.I !== set.I)
         throw new Error(
           `formats: ${set.id}: read ${parse.J} × ${parse.I}, wrote ${set.J} × ${set.I}`,
         );
       log(
-        `formats: ${set.id}: ${(parse.bytes / 1e6).toFixed(0)} MB in ${parse.seconds.toFixed(2)} s = ${parse.mbPerSecond.toFixed(1)} MB/s`,
+        `formats: ${set.id}: ${(parse.bytes / 1e6).toFixed(0)} MB in ${parse.seconds.toFixed(2)} s = ${parse.mbPerSecond.toFixed(1)} MB/s` +
+          (cpuSeconds > 0
+            ? `; worker CPU ${cpuSeconds.toFixed(2)} s = ${(parse.bytes / 1e6 / cpuSeconds).toFixed(1)} MB per CPU second`
+            : ''),
       );
-      r.formats.push({ ...set, files: set.files.length, parse });
+      r.formats.push({
+        ...set,
+        files: set.files.length,
+        parse,
+        ...(cpuSeconds > 0 ? { cpuSeconds } : {}),
+      });
     }
   } finally {
     await ctx.unroute(route);

@@ -31,7 +31,12 @@ export type BenchCall =
   | { op: 'passes'; engines: BenchEngine[]; model?: ModelType; minMs?: number; maxReps?: number }
   | { op: 'parse' }
   /** The worker's loader on files served with the app (the result formats of issue 13). */
-  | { op: 'parseFiles'; files: { url: string; name: string }[] }
+  | { op: 'parseFiles'; files?: { url: string; name: string }[] }
+  /**
+   * `fetchFiles` only fetches them (kept for the next `parseFiles` without files),
+   * so the bench can read the worker thread's CPU time around the parse alone.
+   */
+  | { op: 'fetchFiles'; files: { url: string; name: string }[] }
   | {
       op: 'fit';
       label: string;
@@ -123,6 +128,7 @@ export interface BenchReplies {
   passes: BenchPass[];
   parse: BenchParse;
   parseFiles: BenchParseFiles;
+  fetchFiles: { files: number; bytes: number; fetchSeconds: number };
   fit: BenchFit;
   drop: true;
 }
@@ -238,8 +244,10 @@ async function parse(): Promise<BenchParse> {
   return { bytes: blob.size, rows, writeSeconds, seconds, mbPerSecond: blob.size / 1e6 / seconds };
 }
 
-/** Parse throughput of the app's loader on files fetched from the server first. */
-async function parseFiles(files: { url: string; name: string }[]): Promise<BenchParseFiles> {
+/** Files fetched by `fetchFiles`, for the next `parseFiles` without files. */
+let fetched: { inputs: { name: string; blob: Blob }[]; fetchSeconds: number } | null = null;
+
+async function fetchFiles(files: { url: string; name: string }[]) {
   const t0 = now();
   const inputs = [];
   for (const f of files) {
@@ -247,14 +255,26 @@ async function parseFiles(files: { url: string; name: string }[]): Promise<Bench
     if (!res.ok) throw new Error(`bench: ${f.url}: HTTP ${res.status}`);
     inputs.push({ name: f.name, blob: await res.blob() });
   }
-  const fetchSeconds = (now() - t0) / 1000;
+  fetched = { inputs, fetchSeconds: (now() - t0) / 1000 };
+  return {
+    files: inputs.length,
+    bytes: inputs.reduce((t, f) => t + f.blob.size, 0),
+    fetchSeconds: fetched.fetchSeconds,
+  };
+}
+
+/** Parse throughput of the app's loader on files fetched from the server first. */
+async function parseFiles(files?: { url: string; name: string }[]): Promise<BenchParseFiles> {
+  if (files || !fetched) await fetchFiles(files ?? []);
+  const { inputs, fetchSeconds } = fetched!;
+  fetched = null;
   const bytes = inputs.reduce((t, f) => t + f.blob.size, 0);
   const t1 = now();
   const ds = await loadDataset(inputs, { chunkSize: 1 << 20 });
   const seconds = (now() - t1) / 1000;
   return {
     bytes,
-    files: files.length,
+    files: inputs.length,
     J: ds.J,
     I: ds.I,
     fetchSeconds,
@@ -359,6 +379,8 @@ export async function runBench<C extends BenchCall>(call: C): Promise<BenchRepli
       return (await parse()) as R;
     case 'parseFiles':
       return (await parseFiles(c.files)) as R;
+    case 'fetchFiles':
+      return (await fetchFiles(c.files)) as R;
     case 'fit':
       return (await fit(c.label, c.settings, c.engine ?? 'fused', c.maxSeconds ?? Infinity)) as R;
     case 'drop':
