@@ -18,7 +18,8 @@ import type { DatasetBuilder } from './builder.ts';
 import { readHarnessRecords } from './harness.ts';
 import { stableHash } from './harnessDoc.ts';
 import { parentBenchmark } from './harnessRuns.ts';
-import { isFlatStringStruct, PARQUET_PARSERS, readStructColumn } from './parquetLeaves.ts';
+import { fastColumn } from './parquetColumns.ts';
+import { PARQUET_PARSERS } from './parquetLeaves.ts';
 import { pyScorePairs, pyValue } from './pyLiteral.ts';
 import { RecordSink } from './records.ts';
 import { labelIndex } from './values.ts';
@@ -100,8 +101,31 @@ export async function readParquet(
   } catch (e) {
     throw unreadable(e);
   }
-  const schema = parquetSchema(metadata).children;
-  const cols = new Set(schema.map((c) => c.element.name));
+  const cols = new Set(parquetSchema(metadata).children.map((c) => c.element.name));
+  /**
+   * The harness's columns (nested: doc a struct, arguments a struct of structs,
+   * filtered_resps a list of lists) read by parquetColumns.ts where their shape
+   * allows, the rest by hyparquet; rows as parquetReadObjects gives them.
+   */
+  const harnessColumns = async (use: string[]) => {
+    const own = new Map<string, unknown[]>();
+    for (const c of use.filter((c) => cols.has(c))) {
+      let values: unknown[] | null;
+      try {
+        values = fastColumn(buf, metadata, c);
+      } catch (e) {
+        throw unreadable(e);
+      }
+      if (values) own.set(c, values);
+    }
+    const rest = use.filter((c) => !own.has(c));
+    const rows: Row[] =
+      rest.some((c) => cols.has(c)) || own.size === 0
+        ? await read(rest)
+        : Array.from({ length: Number(metadata.num_rows) }, () => ({}));
+    for (const [c, values] of own) for (let r = 0; r < rows.length; r++) rows[r][c] = values[r];
+    return rows;
+  };
   // Only the columns a reader uses are decoded: details also hold token ids, prompts
   // and hashes (lighteval's input_tokens/cont_tokens are most of a file).
   const read = async (use: string[]) => {
@@ -117,23 +141,8 @@ export async function readParquet(
       throw unreadable(e);
     }
   };
-  if (cols.has('filtered_resps') || (cols.has('doc_id') && cols.has('resps'))) {
-    // The harness's `arguments` (a struct of gen_args_k structs of strings) is read
-    // leaf by leaf (parquetLeaves.ts), the rest by hyparquet.
-    const args = schema.find((c) => c.element.name === 'arguments');
-    const own = args !== undefined && args.children.length > 0 && isFlatStringStruct(args);
-    const rows = await read(HARNESS_COLUMNS(cols).filter((c) => !own || c !== 'arguments'));
-    if (own) {
-      let values: unknown[];
-      try {
-        values = readStructColumn(buf, metadata, 'arguments');
-      } catch (e) {
-        throw unreadable(e);
-      }
-      for (let r = 0; r < rows.length; r++) rows[r].arguments = values[r];
-    }
-    return harnessRows(file, rows, model, builder);
-  }
+  if (cols.has('filtered_resps') || (cols.has('doc_id') && cols.has('resps')))
+    return harnessRows(file, await harnessColumns(HARNESS_COLUMNS(cols)), model, builder);
   if (!model)
     throw new DataError(
       'cannot tell which model these details belong to',

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parquetMetadata, parquetReadObjects } from 'hyparquet';
-import { parquetWriteBuffer } from 'hyparquet-writer';
-import { pageText, readStructColumn, utf8Text } from './parquetLeaves.ts';
+import { pageText, utf8Text } from './parquetLeaves.ts';
 import { asJson } from './parquet.ts';
 import { loadDataset } from './load.ts';
 import { cellsOf, harnessJsonl, harnessParquet } from '../../../test/support/data/harnessFiles.ts';
@@ -38,65 +36,6 @@ describe('utf8Text', () => {
   });
 });
 
-type El = NonNullable<Parameters<typeof parquetWriteBuffer>[0]['schema']>[number];
-const str = (name: string, rep: 'OPTIONAL' | 'REQUIRED' = 'OPTIONAL'): El => ({
-  name,
-  type: 'BYTE_ARRAY',
-  converted_type: 'UTF8',
-  repetition_type: rep,
-});
-
-/** A file with `arguments`: struct of K gen_args_k structs {arg_0, arg_1}, nulls at every level. */
-function argumentsFile(seed: number, rows: number, opts: { required?: boolean } = {}) {
-  const r = rng(seed);
-  const K = 4;
-  const words = [
-    '',
-    'a',
-    ' red',
-    ' blue green',
-    'é ✓',
-    'Question: which one?\nAnswer:',
-    'x'.repeat(40),
-  ];
-  const pick = () => words[Math.floor(r() * words.length)];
-  const nullable = (p: number, v: () => unknown) => (r() < p ? null : v());
-  const data = Array.from({ length: rows }, () =>
-    nullable(opts.required ? 0 : 0.1, () =>
-      Object.fromEntries(
-        Array.from({ length: K }, (_, k) => [
-          `gen_args_${k}`,
-          nullable(opts.required ? 0 : 0.2, () => ({
-            arg_0: nullable(opts.required ? 0 : 0.1, pick),
-            arg_1: nullable(opts.required ? 0 : 0.1, pick),
-          })),
-        ]),
-      ),
-    ),
-  );
-  const rep = opts.required ? 'REQUIRED' : 'OPTIONAL';
-  const schema: El[] = [
-    { name: 'schema', num_children: 2 },
-    { name: 'doc_id', type: 'INT64', repetition_type: 'OPTIONAL' },
-    { name: 'arguments', repetition_type: rep, num_children: K },
-    ...Array.from({ length: K }, (_, k): El[] => [
-      { name: `gen_args_${k}`, repetition_type: rep, num_children: 2 },
-      str('arg_0', rep),
-      str('arg_1', rep),
-    ]).flat(),
-  ];
-  const buf = parquetWriteBuffer({
-    schema,
-    columnData: [
-      { name: 'doc_id', data: data.map((_, i) => BigInt(i)) },
-      { name: 'arguments', data },
-    ],
-    rowGroupSize: 97,
-    pageSize: 512,
-  });
-  return buf;
-}
-
 describe('pageText', () => {
   it('gives what TextDecoder gives for views into ASCII and non-ASCII pages, taken in turn', () => {
     const r = rng(3);
@@ -113,29 +52,6 @@ describe('pageText', () => {
       const v = p.subarray(at, at + Math.floor(r() * 100));
       expect(pageText(v)).toBe(dec.decode(v));
     }
-  });
-});
-
-describe('readStructColumn', () => {
-  it('gives the rows parquetReadObjects gives, nulls at every level, over row groups and pages', async () => {
-    for (const [seed, required] of [
-      [1, false],
-      [2, false],
-      [3, true],
-    ] as const) {
-      const buf = argumentsFile(seed, 400, { required });
-      const metadata = parquetMetadata(buf);
-      expect(metadata.row_groups.length).toBeGreaterThan(1);
-      const want = (await parquetReadObjects({ file: buf, metadata, columns: ['arguments'] })).map(
-        (row) => row.arguments,
-      );
-      expect(readStructColumn(buf, metadata, 'arguments')).toEqual(want);
-    }
-  });
-
-  it('refuses a column that is not a struct of strings', () => {
-    const buf = argumentsFile(4, 10);
-    expect(() => readStructColumn(buf, parquetMetadata(buf), 'doc_id')).toThrow(/not a struct/);
   });
 });
 
