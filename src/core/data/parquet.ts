@@ -20,7 +20,7 @@ import { stableHash } from './harnessDoc.ts';
 import { parentBenchmark } from './harnessRuns.ts';
 import { fastColumn } from './parquetColumns.ts';
 import { PARQUET_PARSERS } from './parquetLeaves.ts';
-import { pyScorePairs, pyValue } from './pyLiteral.ts';
+import { pyScorePairs, pyStringList, pyValue } from './pyLiteral.ts';
 import { RecordSink } from './records.ts';
 import { labelIndex } from './values.ts';
 import { DataError } from './types.ts';
@@ -189,7 +189,8 @@ function lightevalRows(file: string, rows: Row[], model: string, builder: Datase
       sink.drop('generative records (predictions without log-likelihoods)');
       return;
     }
-    const choices = parse(r, 'choices', row.choices);
+    const listed = typeof row.choices === 'string' ? pyStringList(row.choices) : null;
+    const choices = listed ?? parse(r, 'choices', row.choices);
     const options = Array.isArray(choices) ? choices.map((c) => String(c).trim()) : undefined;
     const goldField = 'gold_index' in row ? 'gold_index' : 'gold';
     const key = num(first(parse(r, goldField, row[goldField])));

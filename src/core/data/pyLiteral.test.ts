@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePyLiteral, pyScorePairs, pyValue } from './pyLiteral.ts';
+import { parsePyLiteral, pyScorePairs, pyStringList, pyValue } from './pyLiteral.ts';
 
 describe('Python literals of lighteval 0.7 string columns', () => {
   it('reads tuples, lists, dicts, strings with escapes, numbers and constants', () => {
@@ -152,6 +152,44 @@ describe('pyScorePairs', () => {
     expect(pyScorePairs('[]')).toEqual([]);
     expect(pyScorePairs('[(1, True)] x')).toBeNull();
     expect(pyScorePairs('[(1, Tru)]')).toBeNull();
+  });
+});
+
+describe('pyStringList', () => {
+  it('gives the strings of the list pyValue reads, or null for other texts', () => {
+    let seed = 11;
+    const r = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const words = [
+      ' A',
+      'B c',
+      '',
+      ' red 0',
+      'é ✓',
+      '(x)',
+      'a, b',
+      "it's",
+      'say "hi"',
+      'back\\slash',
+      ']',
+    ];
+    for (let n = 0; n < 3000; n++) {
+      const k = Math.floor(r() * 5);
+      let t = `[${Array.from({ length: k }, () => `'${words[Math.floor(r() * words.length)]}'`).join(', ')}]`;
+      if (r() < 0.1) t = t.replace("', '", "','");
+      if (r() < 0.05) t = `${t} `;
+      let want: unknown;
+      try {
+        want = pyValue(t);
+      } catch {
+        want = 'error';
+      }
+      const got = pyStringList(t);
+      if (got !== null) expect(got).toEqual(want);
+      if (!/["\\]|',|\] $|'it's'/.test(t) && want !== 'error') expect(got).not.toBeNull();
+    }
+    expect(pyStringList('[]')).toEqual([]);
+    expect(pyStringList("['a'")).toBeNull();
+    expect(pyStringList("['a'] ")).toBeNull();
   });
 });
 

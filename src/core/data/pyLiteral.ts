@@ -202,6 +202,33 @@ export function pyScorePairs(literal: string): number[] | null {
   }
 }
 
+/**
+ * The strings of a list written exactly as Python prints a list of strings
+ * with no quote or backslash in them (`[' A', 'B c']`, lighteval's `choices`);
+ * null for any other text, which `pyValue` then reads. On the texts it reads,
+ * the strings are those of `pyValue`'s list.
+ */
+export function pyStringList(literal: string): string[] | null {
+  const out: string[] = [];
+  const n = literal.length;
+  if (literal.charCodeAt(0) !== 91) return null;
+  let at = 1;
+  if (literal.charCodeAt(at) === 93) return at + 1 === n ? out : null;
+  for (;;) {
+    if (literal.charCodeAt(at) !== 39) return null;
+    let end = at + 1;
+    for (let c = literal.charCodeAt(end); end < n && c !== 39; c = literal.charCodeAt(++end))
+      if (c === 92 || c === 34) return null;
+    if (end >= n) return null;
+    out.push(literal.slice(at + 1, end));
+    at = end + 1;
+    const c = literal.charCodeAt(at);
+    if (c === 93) return at + 1 === n ? out : null;
+    if (c !== 44 || literal.charCodeAt(at + 1) !== 32) return null;
+    at += 2;
+  }
+}
+
 /** A column value as a JS value: Python literal text is parsed, JSON text too, others kept. */
 export function pyValue(v: unknown): unknown {
   if (typeof v !== 'string') return v;
