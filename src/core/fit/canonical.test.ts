@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { subsetDataset } from '../data/subset';
 import { simulateNominal } from '../model/simulate';
-import { canonicalPosing } from './canonical';
+import { completeDataset } from '../data/complete';
+import { canonicalOrder, canonicalPosing } from './canonical';
 import { pose } from './pose';
 import { DEFAULT_SETTINGS } from './types';
 
@@ -41,5 +42,34 @@ describe('canonicalPosing', () => {
     );
     // The canonical copies' documented starts (where a fit starts) agree to the bit.
     expect(Array.from(a.posed.x0)).toEqual(Array.from(b.posed.x0));
+  });
+});
+
+describe('canonicalOrder', () => {
+  it('orders two-option items that prefer A equally often by their values, not their order', () => {
+    // 2 LLMs × 3 items, 2 options, key A. Every cell prefers A, so every item
+    // (and every LLM) has the same content hash; only the values tell them apart.
+    const pA = [
+      [0.9, 0.6, 0.75],
+      [0.8, 0.7, 0.55],
+    ];
+    const obs = new Float32Array(2 * 3 * 2);
+    pA.forEach((row, j) =>
+      row.forEach((p, i) => {
+        obs[(j * 3 + i) * 2] = p;
+        obs[(j * 3 + i) * 2 + 1] = 1 - p;
+      }),
+    );
+    const ds = completeDataset(obs, new Uint8Array(3), { J: 2, I: 3, K: 2 });
+    const rev = subsetDataset(ds, [1, 0], [2, 0, 1]);
+    const a = canonicalOrder(ds, null);
+    const b = canonicalOrder(rev, null);
+    // Item keys Σ_j (1·p_A + 2·p_B) = Σ_j (2 − p_A): item 0 2.3, items 1 and 2
+    // about 2.7, so item 0 comes first. LLM keys: LLM 0 3.75, LLM 1 3.95.
+    expect(a.items.slice(0, 1)).toEqual([0]);
+    expect(b.items.slice(0, 1)).toEqual([1]); // rev's item 1 is ds's item 0
+    expect(a.llms).toEqual([0, 1]);
+    expect(b.llms).toEqual([1, 0]); // rev's LLM 1 is ds's LLM 0
+    expect(Array.from(a.data.obs.subarray(0, 2))).toEqual(Array.from(b.data.obs.subarray(0, 2)));
   });
 });

@@ -9,7 +9,8 @@ import { adam, type OptimResult, type OptimStep } from './optim';
 import { countPreconditioner } from './precond';
 import { specsAt, type PriorScale } from '../model/hprior';
 import { fastFit, FAST_WARMUP, mixedPrecision } from './fast';
-import { choosePriorStrength, STRENGTH_LIMITS, type StrengthChoice } from './strength';
+import { choosePriorStrength, type StrengthChoice } from './strength';
+import { strengthPath } from './path';
 import { buildFitJson } from './result';
 import { blockCurvature, PROBE_EVERY } from './blocks';
 import { exactCurvature } from './exactBlocks';
@@ -172,9 +173,6 @@ function settingsFor(ds: Dataset, settingsIn: Partial<FitSettings>): FitSettings
 
 type Objective = ReturnType<typeof makeObjective>;
 
-/** The final fit's second start is the optimum at this multiple of λ (a weaker prior); see runFast. */
-export const CONTINUATION = 2;
-
 /** What an optimiser run leaves: its result (in the data's order) and an engine and objective on the data's posing. */
 interface Run {
   res: OptimResult;
@@ -310,14 +308,15 @@ async function runFast(
     for (const P of [posed.P, cposed.P]) P.priors = specsAt(P.groups, lambda, override);
     settings.priorStrength = lambda;
   }
-  // The objective has more than one optimum where the gate opens (the
-  // economics demo at λ 1.61: 588.60 from the documented start; 582.23 from
-  // the optimum at 2λ; 582.08 from 4λ; 594.43 from 0.8λ). Where λ was chosen
-  // on the whole data the fit also runs from the documented start at
-  // CONTINUATION·λ (a weaker prior), then at λ from there, and the lower end
-  // point is kept. Both run on the canonical copy: the same choice under any
-  // names or order.
-  const twice = selection !== null && !selection.share && !opts.start;
+  // The objective has more than one optimum where the gate opens, and which
+  // one a start reaches jumps as λ moves by a few per cent (path.ts). From the
+  // documented start the fit follows the optimum down a fixed ladder of
+  // strengths from PATH_TOP to λ, on the canonical copy (the same under any
+  // names or order): the end point moves with λ continuously, along one branch.
+  const ladder =
+    settings.mode === 'default' && posed.P.groups.length > 0 && !opts.start && !selection?.share
+      ? strengthPath(settings.priorStrength ?? 1)
+      : [];
   let res: OptimResult;
   let mixed: boolean;
   const cengine = await handle.create(cposed.problem);
@@ -327,6 +326,8 @@ async function runFast(
     // Mixed precision where the engine has a float32 path.
     mixed = mixedPrecision(settings) && cengine.float32 === true;
     const done = { steps: 0, passes: 0 };
+    // The step count the current run may reach (the ladder's rungs: half the cap).
+    let cap = settings.steps;
     // Issue 28 (alternate.ts, exactBlocks.ts): L-BFGS's block curvature exact from one
     // sweep, and optionally item-wise and LLM-wise Newton sweeps in place of the warm-up.
     const path = finalPath(settings, cposed);
@@ -337,7 +338,7 @@ async function runFast(
           ? await sweepFrom(path.sweeps, x0, { done, track, opts, canon, obj })
           : x0;
       const r = await fastFit(f, x, {
-        settings: { ...settings, steps: Math.max(1, settings.steps - done.steps) },
+        settings: { ...settings, steps: Math.max(1, cap - done.steps) },
         warm: path.sweeps ? 0 : w,
         loose,
         precond: countPreconditioner(cposed),
@@ -365,20 +366,22 @@ async function runFast(
       done.passes += r.passes;
       return r;
     };
-    res = await run(start, warm);
-    // The weaker prior stays within the search's range (STRENGTH_LIMITS).
     const lambda = settings.priorStrength ?? 1;
-    const weaker = Math.min(CONTINUATION * lambda, STRENGTH_LIMITS[1]);
-    // Only with at least half the step cap left for the two runs.
-    if (twice && weaker > lambda && done.steps < settings.steps / 2) {
-      const at = (l: number) => (cposed.P.priors = specsAt(cposed.P.groups, l, override));
-      at(weaker);
-      // Only a start for the fit at λ: a loose test is enough (fast.ts).
-      const weak = await run(start, warm, true);
-      at(lambda);
-      const r = await run(weak.x, 0);
-      if (r.value < res.value - 1e-9 * Math.abs(res.value)) res = r;
+    const at = (l: number) => (cposed.P.priors = specsAt(cposed.P.groups, l, override));
+    let x = start;
+    let w = warm;
+    // The rungs only carry the optimum down (a loose test, fast.ts) and take
+    // at most half the cap: the fit at λ keeps the rest.
+    cap = Math.floor(settings.steps / 2);
+    for (const l of ladder) {
+      if (done.steps >= cap) break;
+      at(l);
+      x = (await run(x, w, true)).x;
+      w = 0;
     }
+    cap = settings.steps;
+    at(lambda);
+    res = await run(x, w);
     res = { ...res, steps: done.steps, passes: done.passes };
   } finally {
     cengine.dispose();
