@@ -62,11 +62,15 @@ export const FORMATS = {
     label: 'wide CSV (a row per LLM and item)',
     write: wideCsv,
     whole: true,
+    // One file through Playwright's route: a 96 MB one closed the page (the 101 MB
+    // wide CSV of the parse phase is written in the worker instead).
+    maxMb: 60,
   },
   'long-csv': {
     label: 'long CSV (a row per option) + items CSV',
     write: longCsv,
     whole: true,
+    maxMb: 60,
   },
   'harness-jsonl': {
     label: 'lm-evaluation-harness samples (.jsonl)',
