@@ -313,8 +313,14 @@ async function runFast(
   // documented start the fit follows the optimum down a fixed ladder of
   // strengths from PATH_TOP to λ, on the canonical copy (the same under any
   // names or order): the end point moves with λ continuously, along one branch.
+  // Not under eq. 10's gate: its stiff surface (b̃'s denominator) kept the
+  // rungs from their test and left the fit at λ unconverged on the demo.
   const ladder =
-    settings.mode === 'default' && posed.P.groups.length > 0 && !opts.start && !selection?.share
+    settings.mode === 'default' &&
+    settings.gate !== 'eq10' &&
+    posed.P.groups.length > 0 &&
+    !opts.start &&
+    !selection?.share
       ? strengthPath(settings.priorStrength ?? 1)
       : [];
   let res: OptimResult;
