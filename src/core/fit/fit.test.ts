@@ -112,8 +112,8 @@ describe('recovery on data simulated from LLM-NRM (60 LLMs × 400 items, mixed K
     console.log('recovery figures (default)', JSON.stringify(figures));
     expect(figures.spearmanTheta).toBeGreaterThan(0.95);
     expect(figures.meanAbsProbGap).toBeLessThan(0.025);
-    // Since the final fit starts from the documented start and the optimum at
-    // 2λ (issue 27) the default keeps this set's gate open, as simulated, and
+    // Since the final fit starts from the documented start (issue 27; λ is at
+    // the ladder's top or above, so path.ts adds no rung) the default keeps this set's gate open, as simulated, and
     // recovers ρ, δ, w0 and κ too (measured: ρ 0.967, δ 0.923, w0 −2.35,
     // κ 0.79). Its λ is the search's weakest, so a, c and s are less pinned
     // than at λ = 4 below (measured a 0.802, c 0.731, s 0.847; before, with
@@ -150,7 +150,7 @@ describe('optimisers and posing', () => {
     // up training fit for held-out likelihood by design (docs/priors.md).
     // Since λ is chosen by 5-fold cross-validation (issue 27) the search costs
     // about five times the old single hold-out (here 2,453 passes; the final fit
-    // 1,995 from two starts, 4900.10, where one start from the folds' mean had
+    // 1,995 at λ 16, 4900.10, where one start from the folds' mean had
     // taken 848 to a worse optimum, 4940.79): the speed issue is where it is to
     // be won back, not this bound.
     const fast = await fitDataset(data, { model: 'llmnrm' });
@@ -189,8 +189,8 @@ describe('optimisers and posing', () => {
     expect(fit.converged).toBe(true);
     expect(fit.stopReason).toBe('gradient');
     expect(fit.gradNorm!).toBeLessThanOrEqual(GTOL);
-    // Steps of every run of the final fit together (runFast: the documented
-    // start, and the optimum at 2λ then λ), each run capped at settings.steps.
+    // Steps of every run of the final fit together (runFast: the ladder's rungs,
+    // path.ts, then λ), all within settings.steps.
     expect(fit.steps).toBeLessThan(fit.settings.steps);
     // The chosen strength is one of the candidates and had the lowest held-out loss.
     const sel = fit.priorSelection!;
