@@ -87,6 +87,26 @@ export function loadDataset(files: LoadInput[], opts: LoadOptions = {}): Promise
   return loadSources(sources, opts);
 }
 
+/**
+ * Lets a file read whole (a Blob: one round trip to the browser process) be
+ * fetched ahead; its read is started once and handed to the next `whole()`.
+ */
+function prefetchable(f: PlannedFile): void {
+  const read = f.whole;
+  if (!read || !isDocFormat(f.format)) return;
+  let pending: Promise<Uint8Array> | null = null;
+  f.prefetch = () => {
+    if (pending) return;
+    pending = read();
+    pending.catch(() => {});
+  };
+  f.whole = () => {
+    const p = pending ?? read();
+    pending = null;
+    return p;
+  };
+}
+
 /** Loads `ByteSource`s (used by `loadDataset` and the Node helper). */
 export async function loadSources(sources: ByteSource[], opts: LoadOptions = {}): Promise<Dataset> {
   const builder = new DatasetBuilder();
@@ -109,7 +129,11 @@ export async function loadSources(sources: ByteSource[], opts: LoadOptions = {})
   let bytesBefore = 0;
   let rowsBefore = 0;
   const run: LoadRun = { builder, opts, results };
-  for (const f of files) {
+  files.forEach(prefetchable);
+  for (let k = 0; k < files.length; k++) {
+    const f = files[k];
+    // The next file read whole is fetched while this one is parsed.
+    files[k + 1]?.prefetch?.();
     const stream: StreamOptions = {
       signal: opts.signal,
       onProgress: (bytes, rows) =>

@@ -31,6 +31,8 @@ export interface PlannedFile {
   bytes: () => AsyncIterable<Uint8Array>;
   /** The content in one read, where the source can (not for .gz). */
   whole?: () => Promise<Uint8Array>;
+  /** Starts `whole`'s read now, for the next call (set by `loadSources`). */
+  prefetch?: () => void;
   /** The model a per-model file belongs to (folder, results file or option), if known. */
   model?: string;
 }
@@ -62,11 +64,14 @@ export async function readText(bytes: AsyncIterable<Uint8Array>): Promise<string
   return text + dec.decode();
 }
 
+/** How many files ahead their heads are read. */
+const HEADS_AHEAD = 8;
+
 /** Sniffs and detects one source; null when a walked file is not a format we read. */
-async function classify(src: ByteSource): Promise<PlannedFile | null> {
+async function classify(src: ByteSource, first: Promise<Uint8Array>): Promise<PlannedFile | null> {
   let bytes = () => src.bytes();
   let whole = src.whole && (() => src.whole!());
-  let head = await src.head();
+  let head = await first;
   let name = src.name;
   let kind = sniffBytes(name, head);
   if (kind === 'gzip') {
@@ -98,10 +103,22 @@ export async function planSources(
 ): Promise<{ files: PlannedFile[]; results: Map<string, HarnessResults> }> {
   const planned: PlannedFile[] = [];
   const results = new Map<string, HarnessResults>();
-  for (const src of sources) {
+  // Heads are read a few files ahead: a Blob's read is a round trip to the browser
+  // process, which a loaded machine makes slow, so they overlap.
+  const heads = new Map<number, Promise<Uint8Array>>();
+  const head = (i: number) => {
+    let h = heads.get(i);
+    if (!h) heads.set(i, (h = sources[i].head()));
+    h.catch(() => {});
+    return h;
+  };
+  for (let i = 0; i < sources.length; i++) {
+    const src = sources[i];
+    for (let j = i + 1; j < Math.min(sources.length, i + HEADS_AHEAD); j++) head(j);
     let f: PlannedFile | null;
     try {
-      f = await classify(src);
+      f = await classify(src, head(i));
+      heads.delete(i);
     } catch (e) {
       // A file that cannot be read is skipped with its reason (strict mode, in
       // load.ts, turns that into an error); the other files still load.
