@@ -52,6 +52,9 @@ describe('pageText', () => {
       const v = p.subarray(at, at + Math.floor(r() * 100));
       expect(pageText(v)).toBe(dec.decode(v));
     }
+    // A buffer over 4 MiB (an uncompressed file's) is read value by value.
+    const big = new TextEncoder().encode('a✓b'.repeat(1 << 20));
+    expect(pageText(big.subarray(10, 40))).toBe(dec.decode(big.subarray(10, 40)));
   });
 });
 

@@ -24,9 +24,9 @@ export function utf8Text(bytes: Uint8Array): string {
 }
 
 /**
- * The buffer the last value sat in, and its bytes as characters one to one
- * (windows-1252 decodes every byte to one character, ASCII bytes to
- * themselves), or null when the buffer is too large to decode whole.
+ * The buffer the last value sat in (up to PAGE_TEXT_MAX bytes), and its bytes
+ * as characters one to one (windows-1252 decodes every byte to one character,
+ * ASCII bytes to themselves).
  */
 let pageBuffer: ArrayBufferLike | null = null;
 let pageChars: string | null = null;
@@ -44,15 +44,14 @@ const NON_ASCII = /[\u0080-\uffff]/;
  */
 export function pageText(bytes: Uint8Array): string {
   const buf = bytes.buffer;
+  // A larger buffer (a whole uncompressed file) is neither decoded nor kept here.
+  if (buf.byteLength > PAGE_TEXT_MAX) return utf8Text(bytes);
   if (buf !== pageBuffer) {
     pageBuffer = buf;
-    pageChars = buf.byteLength <= PAGE_TEXT_MAX ? singleByte.decode(new Uint8Array(buf)) : null;
+    pageChars = singleByte.decode(new Uint8Array(buf));
   }
-  if (pageChars !== null) {
-    const s = pageChars.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
-    if (!NON_ASCII.test(s)) return s;
-  }
-  return utf8Text(bytes);
+  const s = pageChars!.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
+  return NON_ASCII.test(s) ? utf8Text(bytes) : s;
 }
 
 /** hyparquet's string and JSON parsers through `pageText` (other parsers: its defaults). */
