@@ -8,7 +8,7 @@ import { GATE_FORMS } from '../core/model/gate';
 import { num, oneOf, UsageError } from './args';
 
 export const FIT_FLAG_USAGE =
-  '[--optimizer fast|adam] [--mode default|paper] [--steps N] [--tol X] [--gtol X] [--lr X] [--prior a=1,c=2,logS=0.3,...] [--precision mixed|float64] [--curvature exact|blocks|counts] [--final-fit alternate|lbfgs] [--gate margin|eq10]';
+  '[--optimizer fast|adam] [--mode default|paper] [--steps N] [--tol X] [--gtol X] [--lr X] [--prior a=1,c=2,logS=0.3,...] [--precision mixed|float64] [--curvature exact|blocks|counts] [--final-fit lbfgs|alternate] [--gate margin|eq10]';
 
 export const FIT_FLAG_OPTIONS = {
   optimizer: { type: 'string' },
@@ -70,7 +70,7 @@ export function fitSettingsFromFlags(v: FitFlagValues, seed: number): Partial<Fi
   if (v.curvature !== undefined)
     s.curvature = oneOf(v.curvature, 'curvature', ['exact', 'blocks', 'counts'] as const, 'exact');
   if (v['final-fit'] !== undefined)
-    s.finalFit = oneOf(v['final-fit'], 'final-fit', ['alternate', 'lbfgs'] as const, 'alternate');
+    s.finalFit = oneOf(v['final-fit'], 'final-fit', ['lbfgs', 'alternate'] as const, 'lbfgs');
   if (v.gate !== undefined) {
     // The fallback gate's form (model/gate.ts): paper mode is eq. 10 exactly.
     s.gate = oneOf(v.gate, 'gate', GATE_FORMS, 'margin');

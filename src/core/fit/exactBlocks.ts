@@ -7,10 +7,13 @@
  * null directions given the largest diagonal entry, eigenvalues as |λ|
  * floored at 1e-6 of the largest.
  */
-import { jacobiEigen, nominalBlockPlan } from './blocks';
+import { blockCurvature, jacobiEigen, nominalBlockPlan, PROBE_EVERY } from './blocks';
+import { alternates } from './alternate';
 import { widthOf, type BlockInverse, type BlockPlan } from './blockInverse';
 import type { LbfgsOptions } from './optim/lbfgs';
-import type { NominalPosed } from './pose';
+import type { Objective } from './optim/types';
+import type { NominalPosed, Posed } from './pose';
+import type { FitSettings } from './types';
 import { createSweeper, itemBlockOffsets, llmBlockSize } from './sweep';
 import { MARGIN_KAPPA_SD } from '../model/gate';
 
@@ -115,4 +118,21 @@ function invert(A: Float64Array, n: number, nulls: Int32Array[], data: Float64Ar
   for (let k = 0; k < n; k++) lmax = Math.max(lmax, Math.abs(lam[k]));
   const floor = Math.max(lmax * 1e-6, 1e-12);
   for (let k = 0; k < n; k++) lam[k] = 1 / Math.max(Math.abs(lam[k]), floor);
+}
+
+/**
+ * L-BFGS's block curvature for any posed problem: exact blocks from one sweep
+ * where they apply (nominal models in the default mode with the margin gate or
+ * none) and `kind` allows ('exact', or absent), else blocks.ts's probing
+ * (`kind` 'blocks'; none for 'counts'). The final fit's choice (fit.ts), and
+ * one the λ search's inner fits can make the same way (strength.ts).
+ */
+export function curvatureFor(
+  posed: Posed,
+  f: Objective,
+  o: Parameters<typeof blockCurvature>[2] & { kind?: FitSettings['curvature'] } = {},
+): LbfgsOptions['curvature'] {
+  const kind = o.kind ?? 'exact';
+  if (kind === 'exact' && alternates(posed)) return exactCurvature(posed, o.every ?? PROBE_EVERY);
+  return blockCurvature(posed, f, { ...o, kind: kind === 'exact' ? 'blocks' : kind });
 }

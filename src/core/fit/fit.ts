@@ -334,9 +334,7 @@ async function runFast(
     const done = { steps: 0, passes: 0 };
     // The step count the current run may reach (the ladder's rungs: half the cap).
     let cap = settings.steps;
-    // Issue 28 (alternate.ts, exactBlocks.ts): L-BFGS's block curvature exact from one
-    // sweep, and optionally item-wise and LLM-wise Newton sweeps in place of the warm-up.
-    const path = finalPath(settings, cposed);
+    const path = finalPath(settings, cposed); // issue 28: exact blocks, sweeps (finalPath)
     // The runs share the step cap: `settings.steps` bounds the final fit's work.
     const run = async (x0: Float64Array, w: number, loose = false) => {
       const x =
@@ -434,7 +432,8 @@ async function sweepFrom(
  * problem whose L-BFGS takes exact block curvature from one sweep
  * (FitSettings.curvature 'exact', the default where it applies: nominal
  * models in the default mode with the margin gate or none); `sweeps`, the
- * problem whose cold starts run the alternating sweeps (FitSettings.finalFit
+ * problem whose cold start (the ladder's first rung, or the one run) runs
+ * the alternating sweeps in place of the Adam warm-up (FitSettings.finalFit
  * 'alternate'). The settings record what runs.
  */
 function finalPath(
@@ -442,7 +441,11 @@ function finalPath(
   posed: Posed,
 ): { exact: NominalPosed | null; sweeps: NominalPosed | null } {
   const ok = settings.mode === 'default' && alternates(posed) ? posed : null;
-  if (!ok) return { exact: null, sweeps: null };
+  if (!ok) {
+    // Where exact blocks do not apply the probed ones run, and are recorded.
+    if (settings.curvature === 'exact') settings.curvature = 'blocks';
+    return { exact: null, sweeps: null };
+  }
   // What runs is recorded where it is not the path before issue 28 (or was asked for).
   if ((settings.curvature ?? CURVATURE) === 'exact') settings.curvature = 'exact';
   if ((settings.finalFit ?? FINAL_FIT) === 'alternate') settings.finalFit = 'alternate';

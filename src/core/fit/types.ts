@@ -37,13 +37,13 @@ export interface FitSettings {
   /** Fast optimiser: L-BFGS memory, in curvature pairs (default FAST_MEMORY). */
   memory?: number;
   /**
-   * Fast optimiser: L-BFGS's initial inverse Hessian. 'exact' (the default for
-   * nominal models in the default mode with the margin gate or none): each
-   * item's, LLM's and the gate's exact Hessian block from one pass
-   * (exactBlocks.ts); 'blocks' (the default for the other nominal fits): the
-   * same blocks probed by 2·Kmax + 3 passes (blocks.ts); 'counts': the
-   * diagonal guess from observation counts (precond.ts), the only one for
-   * binary models. A finished fit records 'exact' where it ran.
+   * Fast optimiser: L-BFGS's initial inverse Hessian. 'blocks' (the default for
+   * nominal models): the probed block curvature of each item, LLM and the gate
+   * (blocks.ts, 2·Kmax + 3 passes a probe); 'exact' (nominal models in the
+   * default mode with the margin gate or none; elsewhere 'blocks' runs and is
+   * recorded): the same blocks' exact Hessians from one pass (exactBlocks.ts);
+   * 'counts': the diagonal guess from observation counts (precond.ts), the only
+   * one for binary models. fit.ts CURVATURE is the default where 'exact' applies.
    */
   curvature?: 'exact' | 'blocks' | 'counts';
   /**
@@ -55,11 +55,11 @@ export interface FitSettings {
   precision?: 'mixed' | 'float64';
   /**
    * Fast optimiser, default mode, nominal models with the margin gate or none:
-   * how each run of the final fit starts. 'alternate': sweeps of
-   * item-wise then LLM-wise Newton steps (alternate.ts) in place of the Adam
-   * warm-up, then the joint L-BFGS to the same gradient test; 'lbfgs': the
-   * Adam warm-up and the joint L-BFGS alone (the path before issue 28). A
-   * finished fit records the path that ran here (fit.ts FINAL_FIT the default).
+   * how the final fit's cold start begins. 'lbfgs' (the default, fit.ts
+   * FINAL_FIT): the Adam warm-up, then the joint L-BFGS; 'alternate': up to 10
+   * sweeps of item-wise then LLM-wise Newton steps (alternate.ts) in place of
+   * the warm-up, then the joint L-BFGS to the same gradient test. A finished
+   * fit records 'alternate' where it ran.
    */
   finalFit?: 'alternate' | 'lbfgs';
   /** Binary models: correctness as argmax = key ('hard') or the mass on the key ('soft'). */
