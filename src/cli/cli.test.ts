@@ -147,9 +147,12 @@ describe('llm-nrm CLI (bin/llm-nrm.js)', () => {
     const p = run(['fit', '--precision', 'half', path.join(NAEP, 'econ-reading.wide.csv')]);
     expect(p.status).toBe(2);
     expect(p.stderr).toMatch(/--precision must be one of mixed, float64; got "half"/);
-    const c = run(['fit', '--curvature', 'exact', path.join(NAEP, 'econ-reading.wide.csv')]);
+    const c = run(['fit', '--curvature', 'probed', path.join(NAEP, 'econ-reading.wide.csv')]);
     expect(c.status).toBe(2);
-    expect(c.stderr).toMatch(/--curvature must be one of blocks, counts; got "exact"/);
+    expect(c.stderr).toMatch(/--curvature must be one of exact, blocks, counts; got "probed"/);
+    const ff = run(['fit', '--final-fit', 'adam', path.join(NAEP, 'econ-reading.wide.csv')]);
+    expect(ff.status).toBe(2);
+    expect(ff.stderr).toMatch(/--final-fit must be one of lbfgs, alternate; got "adam"/);
     const g = run(['fit', '--gate', 'ratio', path.join(NAEP, 'econ-reading.wide.csv')]);
     expect(g.status).toBe(2);
     expect(g.stderr).toMatch(/--gate must be one of margin, eq10; got "ratio"/);
