@@ -1,6 +1,6 @@
 import type { Dataset } from '../data/types';
-import { createFusedEngine } from '../engines/fused';
-import type { Engine, EngineName, Problem } from '../engines/types';
+import type { Engine } from '../engines/types';
+import { FUSED_HANDLE, type EngineHandle } from './engineHandle';
 import { makeObjective, pose, type NominalPosed, type Posed } from './pose';
 import { canonicalPosing } from './canonical';
 import { resolveGate } from '../model/gate';
@@ -33,18 +33,7 @@ export { FAST_WARMUP } from './fast';
 export const CURVATURE: NonNullable<FitSettings['curvature']> = 'blocks';
 export const FINAL_FIT: NonNullable<FitSettings['finalFit']> = 'lbfgs';
 
-/** How to get an engine for a problem, with the reason it was chosen. */
-export interface EngineHandle {
-  name: EngineName;
-  reason: string;
-  create(problem: Problem): Promise<Engine>;
-}
-
-export const FUSED_HANDLE: EngineHandle = {
-  name: 'fused',
-  reason: 'fused CPU engine (default)',
-  create: async (problem) => createFusedEngine(problem),
-};
+export { FUSED_HANDLE, type EngineHandle } from './engineHandle';
 
 export interface FitOptions {
   onProgress?: (p: FitProgress) => void;

@@ -10,7 +10,7 @@ import type { OptimStep } from './optim';
 import { makeObjective, pose, type Posed } from './pose';
 import { countPreconditioner } from './precond';
 import type { FitSettings, StrengthTrial } from './types';
-import type { EngineHandle } from './fit';
+import type { EngineHandle } from './engineHandle';
 import { blockCurvature } from './blocks';
 
 /** Below this many observed cells there are too few to cross-validate on: λ = 1. */
