@@ -176,7 +176,10 @@ describe('fitWithRecovery', () => {
     );
     expect(next.converged).toBe(true);
     expect(next.steps).toBeGreaterThan(first.steps);
-    expect(next.objective).toBeLessThan(first.objective);
+    // What L-BFGS lowers is the optimised objective (fit.json's objective + penalty);
+    // the paper's L alone may rise (it did, 221.199 -> 221.231, once the capped
+    // fit's steps were spent partly on the λ ladder's rungs).
+    expect(next.objective + next.penalty).toBeLessThan(first.objective + first.penalty);
     expect(next.notes).toContain(
       `Continued from its end point at step ${first.steps} (L-BFGS until converged).`,
     );
