@@ -297,21 +297,7 @@ async function runFast(
     for (const P of [posed.P, cposed.P]) P.priors = specsAt(P.groups, lambda, override);
     settings.priorStrength = lambda;
   }
-  // The objective has more than one optimum where the gate opens, and which
-  // one a start reaches jumps as λ moves by a few per cent (path.ts). From the
-  // documented start the fit follows the optimum down a fixed ladder of
-  // strengths from PATH_TOP to λ, on the canonical copy (the same under any
-  // names or order): the end point moves with λ continuously, along one branch.
-  // Not under eq. 10's gate: its stiff surface (b̃'s denominator) kept the
-  // rungs from their test and left the fit at λ unconverged on the demo.
-  const ladder =
-    settings.mode === 'default' &&
-    settings.gate !== 'eq10' &&
-    posed.P.groups.length > 0 &&
-    !opts.start &&
-    !selection?.share
-      ? strengthPath(settings.priorStrength ?? 1)
-      : [];
+  const ladder = ladderFor(settings, posed, opts, selection);
   let res: OptimResult;
   let mixed: boolean;
   const cengine = await handle.create(cposed.problem);
@@ -384,6 +370,31 @@ async function runFast(
   res = { ...res, x: canon.fromCanonical(res.x) };
   const engine = await handle.create(posed.problem);
   return { res, engine, obj: makeObjective(posed, engine), mixed, selection };
+}
+
+/**
+ * The strengths the final fit runs at before λ (path.ts). The objective has
+ * more than one optimum where the gate opens, and which one a start reaches
+ * jumps as λ moves by a few per cent. From the documented start the fit
+ * follows the optimum down a fixed ladder of strengths from PATH_TOP to λ, on
+ * the canonical copy (the same under any names or order): the end point moves
+ * with λ continuously, along one branch. Not under eq. 10's gate: its stiff
+ * surface (b̃'s denominator) kept the rungs from their test and left the fit at
+ * λ unconverged on the demo.
+ */
+function ladderFor(
+  settings: FitSettings,
+  posed: Posed,
+  opts: FitOptions,
+  selection: StrengthChoice | null,
+): number[] {
+  const ok =
+    settings.mode === 'default' &&
+    settings.gate !== 'eq10' &&
+    posed.P.groups.length > 0 &&
+    !opts.start &&
+    !selection?.share;
+  return ok ? strengthPath(settings.priorStrength ?? 1) : [];
 }
 
 /** The alternating sweeps from x (a cold start), counted into `done`; returns their end point. */
