@@ -102,14 +102,30 @@ function invertBlock(
   nulls: Int32Array[],
   A: Float64Array,
 ): void {
-  let dmax = 0;
   for (let r = 0; r < n; r++)
     for (let c = 0; c < n; c++) A[r * n + c] = 0.5 * (data[o + c * n + r] + data[o + r * n + c]);
+  floorInverse(A, n, nulls, data, o, 0);
+}
+
+/**
+ * The symmetric n × n A (row-major, destroyed) into its eigenvectors V at
+ * data[o ..] and floored inverse eigenvalues 1/|λ| at data[o + n² ..]. Each
+ * null direction u is first made an eigenvector with eigenvalue dmax (the
+ * largest diagonal entry; `zeroShift` where that is 0): A += dmax·uuᵀ (A u ≈ 0
+ * there), so the inverse does not amplify noise along it.
+ */
+export function floorInverse(
+  A: Float64Array,
+  n: number,
+  nulls: Int32Array[],
+  data: Float64Array,
+  o: number,
+  zeroShift: number,
+): void {
+  let dmax = 0;
   for (let r = 0; r < n; r++) dmax = Math.max(dmax, Math.abs(A[r * n + r]));
-  // Make each null direction u an eigenvector with eigenvalue dmax: A += dmax·uuᵀ
-  // (A u ≈ 0 there), so the inverse neither amplifies probing noise along it.
   for (const u of nulls) {
-    const w = dmax / u.length;
+    const w = (dmax || zeroShift) / u.length;
     for (const r of u) for (const c of u) A[r * n + c] += w;
   }
   const V = data.subarray(o, o + n * n);

@@ -7,7 +7,7 @@
  * null directions given the largest diagonal entry, eigenvalues as |λ|
  * floored at 1e-6 of the largest.
  */
-import { blockCurvature, jacobiEigen, nominalBlockPlan, PROBE_EVERY } from './blocks';
+import { blockCurvature, floorInverse, nominalBlockPlan, PROBE_EVERY } from './blocks';
 import { alternates } from './alternate';
 import { widthOf, type BlockInverse, type BlockPlan } from './blockInverse';
 import type { LbfgsOptions } from './optim/lbfgs';
@@ -105,19 +105,7 @@ function offsetsOf(plan: BlockPlan): Int32Array {
 
 /** The symmetric n × n A (row-major, destroyed) into V and floored 1/|λ| at data[o ..]. */
 function invert(A: Float64Array, n: number, nulls: Int32Array[], data: Float64Array, o: number) {
-  let dmax = 0;
-  for (let r = 0; r < n; r++) dmax = Math.max(dmax, Math.abs(A[r * n + r]));
-  for (const u of nulls) {
-    const w = (dmax || 1) / u.length;
-    for (const r of u) for (const c of u) A[r * n + c] += w;
-  }
-  const V = data.subarray(o, o + n * n);
-  const lam = data.subarray(o + n * n, o + n * n + n);
-  jacobiEigen(A, n, V, lam);
-  let lmax = 0;
-  for (let k = 0; k < n; k++) lmax = Math.max(lmax, Math.abs(lam[k]));
-  const floor = Math.max(lmax * 1e-6, 1e-12);
-  for (let k = 0; k < n; k++) lam[k] = 1 / Math.max(Math.abs(lam[k]), floor);
+  floorInverse(A, n, nulls, data, o, 1);
 }
 
 /**
