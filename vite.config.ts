@@ -73,7 +73,8 @@ export default defineConfig(({ mode }) => ({
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     environment: 'node',
     // tfjs's Node-only set-up (the wasm backend's files), which the core leaves to src/node.
-    setupFiles: ['src/node/tfjs.ts'],
+    // test/support/fastcheck.ts: property tests from one fixed seed (PROPERTY_SEED to change it).
+    setupFiles: ['src/node/tfjs.ts', 'test/support/fastcheck.ts'],
     // Default fits search λ by cross-validation first (minutes on a loaded 2-core machine).
     testTimeout: 300_000,
     // Set-up hooks fit models (a default fit runs a 5-fold prior-strength search):

@@ -11,8 +11,18 @@ export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise
   return Promise.race([p, limit]).finally(() => clearTimeout(timer));
 }
 
-/** A DataError must name its file (and line, when it has one) and stay short. */
+/**
+ * A DataError must name its file (and line, when it has one) and stay short. When
+ * no file gave data the error names their common folder instead, and its message
+ * lists each file that gave nothing, with its own reason.
+ */
 export function checkDataError(e: DataError, files: string[]): void {
+  if (e.message.startsWith('no usable data file:')) {
+    const lines = e.message.split('\n').slice(1);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) expect(files.some((f) => line.startsWith(`  ${f}`))).toBe(true);
+    return;
+  }
   expect(files).toContain(e.file);
   expect(e.message.startsWith(e.file)).toBe(true);
   if (e.line !== undefined) {
