@@ -37,6 +37,17 @@ export function widthOf(plan: BlockPlan): number {
   return width;
 }
 
+/** Where each block's V and 1/|λ| start in BlockInverse.data (n² + n values a block). */
+export function offsetsOf(plan: BlockPlan): Int32Array {
+  const B = plan.start.length - 1;
+  const off = new Int32Array(B + 1);
+  for (let b = 0; b < B; b++) {
+    const n = plan.start[b + 1] - plan.start[b];
+    off[b + 1] = off[b] + n * n + n;
+  }
+  return off;
+}
+
 /**
  * Block b's coordinates in its eigenbasis: w_k = V_kᵀ v_b into w[0..n), with
  * v_b gathered into vb first. Returns n.

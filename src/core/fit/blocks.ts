@@ -1,4 +1,4 @@
-import { widthOf, type BlockInverse, type BlockPlan } from './blockInverse';
+import { offsetsOf, widthOf, type BlockInverse, type BlockPlan } from './blockInverse';
 import type { LbfgsOptions } from './optim/lbfgs';
 import type { Objective } from './optim/types';
 import type { Posed } from './pose';
@@ -16,17 +16,6 @@ import type { FitSettings } from './types';
  * with random signs, of relative size about 1/√(cells the block sees). So the
  * whole block diagonal costs as many passes as the largest block has members.
  */
-
-/** Where each block's V and 1/|λ| start in BlockInverse.data (n² + n values a block). */
-function offsetsOf(plan: BlockPlan): Int32Array {
-  const B = plan.start.length - 1;
-  const off = new Int32Array(B + 1);
-  for (let b = 0; b < B; b++) {
-    const n = plan.start[b + 1] - plan.start[b];
-    off[b + 1] = off[b] + n * n + n;
-  }
-  return off;
-}
 
 /** Deterministic ±1 for (block, probe): a fixed hash, so fits repeat exactly. */
 function sign(b: number, p: number): number {

@@ -9,7 +9,7 @@
  */
 import { blockCurvature, floorInverse, nominalBlockPlan, PROBE_EVERY } from './blocks';
 import { alternates } from './alternate';
-import { widthOf, type BlockInverse, type BlockPlan } from './blockInverse';
+import { offsetsOf, widthOf, type BlockInverse, type BlockPlan } from './blockInverse';
 import type { LbfgsOptions } from './optim/lbfgs';
 import type { Objective } from './optim/types';
 import type { NominalPosed, Posed } from './pose';
@@ -90,17 +90,6 @@ function blockFiller(posed: NominalPosed, plan: BlockPlan) {
     }
     return { plan, data, off, passes: 1, width };
   };
-}
-
-/** Where each block's V and 1/|λ| start (n² + n values a block), as blocks.ts lays them out. */
-function offsetsOf(plan: BlockPlan): Int32Array {
-  const B = plan.start.length - 1;
-  const off = new Int32Array(B + 1);
-  for (let b = 0; b < B; b++) {
-    const n = plan.start[b + 1] - plan.start[b];
-    off[b + 1] = off[b] + n * n + n;
-  }
-  return off;
 }
 
 /** The symmetric n × n A (row-major, destroyed) into V and floored 1/|λ| at data[o ..]. */

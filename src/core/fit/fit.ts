@@ -94,10 +94,8 @@ export async function fitDatasetFull(
   if (opts.start && opts.start.length === posed.x0.length) posed.x0.set(opts.start);
   const handle = opts.engine ?? FUSED_HANDLE;
   const track = tracker(settings, opts, t0);
-  const run =
-    settings.optimizer === 'adam'
-      ? await runAdam(posed, settings, handle, opts, track)
-      : await runFast(ds, posed, settings, handle, opts, track);
+  const args: RunArgs = { posed, settings, handle, opts, track };
+  const run = settings.optimizer === 'adam' ? await runAdam(args) : await runFast(ds, args);
   const { res, engine, obj, selection } = run;
   try {
     // Re-evaluate at the returned point so every reported part belongs to it.
@@ -228,14 +226,17 @@ function tracker(settings: FitSettings, opts: FitOptions, t0: number): Tracker {
   };
 }
 
+/** What each optimiser's run is given: the posed data, the settings and where to report. */
+interface RunArgs {
+  posed: Posed;
+  settings: FitSettings;
+  handle: EngineHandle;
+  opts: FitOptions;
+  track: Tracker;
+}
+
 /** The paper's method: full-batch Adam on the data as given. */
-async function runAdam(
-  posed: Posed,
-  settings: FitSettings,
-  handle: EngineHandle,
-  opts: FitOptions,
-  track: Tracker,
-): Promise<Run> {
+async function runAdam({ posed, settings, handle, opts, track }: RunArgs): Promise<Run> {
   const engine = await handle.create(posed.problem);
   try {
     const obj = makeObjective(posed, engine);
@@ -263,14 +264,8 @@ async function runAdam(
  * order or format. The result is mapped back to the data's order and an
  * engine on the data's own posing replaces the canonical one.
  */
-async function runFast(
-  ds: Dataset,
-  posed: Posed,
-  settings: FitSettings,
-  handle: EngineHandle,
-  opts: FitOptions,
-  track: Tracker,
-): Promise<Run> {
+async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
+  const { posed, settings, handle, opts, track } = args;
   const canon = canonicalPosing(ds, posed, (data) => pose(data, settings));
   const cposed = canon.posed;
   // The canonical copy's own documented start: the data's order changes its last bits.
