@@ -193,7 +193,10 @@ describe('pyStringList', () => {
   });
 });
 
-/** The parser as first written (closures per call, a regex for words and numbers): the reference. */
+/**
+ * The parser as first written (closures per call, a regex for words and numbers,
+ * strings a character at a time): the reference.
+ */
 function reference(text: string): unknown {
   let at = 0;
   const ws = () => {
@@ -231,47 +234,36 @@ function reference(text: string): unknown {
     }
   };
   const dict = (): Record<string, unknown> => {
-    at++;
     const out: Record<string, unknown> = {};
-    for (;;) {
-      ws();
-      if (text[at] === '}') return (at++, out);
-      const k = value();
+    for (at++, ws(); text[at] !== '}'; ws()) {
+      const key = String(value());
       ws();
       if (text[at++] !== ':') fail("expected ':'");
-      out[String(k)] = value();
+      out[key] = value();
       ws();
       if (text[at] === ',') at++;
     }
+    at++;
+    return out;
   };
   const ESC: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"' };
+  // One character or one escape a step (the parser copies plain runs whole).
   const str = (q: string): string => {
-    at++;
-    let out = '';
-    while (at < text.length && text[at] !== q) {
-      // Plain runs are copied whole; only escapes go character by character.
-      let end = at;
-      while (end < text.length && text[end] !== q && text[end] !== '\\') end++;
-      if (end > at) {
-        out += text.slice(at, end);
-        at = end;
+    const parts: string[] = [];
+    for (at++; at < text.length && text[at] !== q;) {
+      if (text[at] !== '\\') {
+        parts.push(text[at++]);
         continue;
       }
-      if (text[at] === '\\') {
-        const e = text[at + 1];
-        if (e === 'x' || e === 'u') {
-          const len = e === 'x' ? 2 : 4;
-          out += String.fromCharCode(parseInt(text.slice(at + 2, at + 2 + len), 16));
-          at += 2 + len;
-        } else {
-          out += ESC[e] ?? `\\${e}`;
-          at += 2;
-        }
-      } else out += text[at++];
+      const e = text[at + 1];
+      const len = e === 'x' ? 2 : e === 'u' ? 4 : 0;
+      const hex = text.slice(at + 2, at + 2 + len);
+      parts.push(len > 0 ? String.fromCharCode(parseInt(hex, 16)) : (ESC[e] ?? `\\${e}`));
+      at += 2 + len;
     }
     if (at >= text.length) fail('unterminated string');
     at++;
-    return out;
+    return parts.join('');
   };
   const v = value();
   ws();
