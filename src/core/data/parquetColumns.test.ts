@@ -2,18 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { fastColumn } from './parquetColumns.ts';
-
-/** A small seeded generator (mulberry32). */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+import { createRng } from '../model/rng.ts';
 
 type El = NonNullable<Parameters<typeof parquetWriteBuffer>[0]['schema']>[number];
 type Rep = 'OPTIONAL' | 'REQUIRED';
@@ -31,7 +20,7 @@ const list = (name: string, element: El[], rep: Rep = 'OPTIONAL'): El[] => [
 
 /** Columns of every shape fastColumn reads, nulls and empty lists at every level. */
 function file(seed: number, rows: number, required: boolean) {
-  const r = rng(seed);
+  const r = createRng(seed).next;
   const rep: Rep = required ? 'REQUIRED' : 'OPTIONAL';
   const p = required ? 0 : 0.15;
   const words = ['', 'a', ' red', 'é ✓', 'Question: which one?\nAnswer:', 'x'.repeat(200)];
@@ -100,7 +89,7 @@ describe('fastColumn', () => {
 
 /** A file with `arguments`: struct of K gen_args_k structs {arg_0, arg_1}, nulls at every level. */
 function argumentsFile(seed: number, rows: number, opts: { required?: boolean } = {}) {
-  const r = rng(seed);
+  const r = createRng(seed).next;
   const K = 4;
   const words = [
     '',

@@ -4,22 +4,11 @@ import { asJson } from './parquet.ts';
 import { loadDataset } from './load.ts';
 import { cellsOf, harnessJsonl, harnessParquet } from '../../../test/support/data/harnessFiles.ts';
 import { simulateNominal } from '../model/simulate.ts';
-
-/** A small seeded generator (mulberry32). */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+import { createRng } from '../model/rng.ts';
 
 describe('utf8Text', () => {
   it('gives what TextDecoder gives, on ASCII, UTF-8 and invalid bytes of every short length', () => {
-    const r = rng(7);
+    const r = createRng(7).next;
     const dec = new TextDecoder();
     for (let n = 0; n < 6000; n++) {
       const len = Math.floor(r() * 48);
@@ -38,7 +27,7 @@ describe('utf8Text', () => {
 
 describe('pageText', () => {
   it('gives what TextDecoder gives for views into ASCII and non-ASCII pages, taken in turn', () => {
-    const r = rng(3);
+    const r = createRng(3).next;
     const dec = new TextDecoder();
     const page = (ascii: boolean) => {
       const b = new Uint8Array(3000);
@@ -60,7 +49,7 @@ describe('pageText', () => {
 
 describe('asJson', () => {
   it('gives what a JSON round trip gives (bigints as numbers)', () => {
-    const r = rng(11);
+    const r = createRng(11).next;
     const leaf = (): unknown => {
       const k = Math.floor(r() * 12);
       return [

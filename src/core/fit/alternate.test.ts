@@ -32,6 +32,13 @@ function moved(posed: NominalPosed): Float64Array {
   return x;
 }
 
+/** The natural parameters at the moved point. */
+function movedNat(posed: NominalPosed): Float64Array {
+  const nat = new Float64Array(posed.P.natSize);
+  posed.P.toNatural(moved(posed), nat);
+  return nat;
+}
+
 /** The engine's ∂CE/∂nat at nat. */
 async function engineGrad(posed: NominalPosed, nat: Float64Array): Promise<Float64Array> {
   const g = new Float64Array(nat.length);
@@ -54,11 +61,28 @@ async function fdHessian(posed: NominalPosed, nat: Float64Array, slots: number[]
   return rows;
 }
 
+/** Item i's (a, c) block, as the sweep wrote it into `item`, against the engine's finite-difference Hessian. */
+async function expectItemBlock(
+  posed: NominalPosed,
+  nat: Float64Array,
+  blocks: { item: Float64Array; itemOff: Int32Array },
+  i: number,
+) {
+  const { layout: L, cells } = posed.problem;
+  const K = cells.nOptions[i];
+  const slots = [...Array(2 * K).keys()].map((m) =>
+    m < K ? L.a + i * L.Kmax + m : L.c + i * L.Kmax + m - K,
+  );
+  const H = await fdHessian(posed, nat, slots);
+  for (let r = 0; r < 2 * K; r++)
+    for (let c = 0; c < 2 * K; c++)
+      expect(Math.abs(blocks.item[blocks.itemOff[i] + r * 2 * K + c] - H[r][c])).toBeLessThan(1e-7);
+}
+
 describe('sweep (alternate.ts blocks)', () => {
   it('gives the fused engine’s cross-entropy and gradient', async () => {
     const posed = small();
-    const nat = new Float64Array(posed.P.natSize);
-    posed.P.toNatural(moved(posed), nat);
+    const nat = movedNat(posed);
     const { layout, flags, cells } = posed.problem;
     const g = new Float64Array(nat.length);
     const ce = createSweeper(layout, flags, cells).sweep(nat, { grad: g });
@@ -71,23 +95,14 @@ describe('sweep (alternate.ts blocks)', () => {
   it('with the gate shut, an item’s and an LLM’s blocks are the finite-difference Hessian of the engine', async () => {
     const posed = small();
     const { layout: L, flags, cells } = posed.problem;
-    const nat = new Float64Array(posed.P.natSize);
-    posed.P.toNatural(moved(posed), nat);
+    const nat = movedNat(posed);
     nat[L.w0] = -40; // G < 1e-17: z is linear in an item's (a, c) and in θ, δ, ρ
     const itemOff = itemBlockOffsets(cells.nOptions);
     const item = new Float64Array(itemOff[L.I]);
     const nL = llmBlockSize(L.Kmax);
     const llm = new Float64Array(L.J * nL * nL);
     createSweeper(L, flags, cells).sweep(nat, { grad: null, blocks: { item, itemOff, llm } });
-    const i = 2;
-    const K = cells.nOptions[i];
-    const slots = [...Array(2 * K).keys()].map((m) =>
-      m < K ? L.a + i * L.Kmax + m : L.c + i * L.Kmax + m - K,
-    );
-    const H = await fdHessian(posed, nat, slots);
-    for (let r = 0; r < 2 * K; r++)
-      for (let c = 0; c < 2 * K; c++)
-        expect(Math.abs(item[itemOff[i] + r * 2 * K + c] - H[r][c])).toBeLessThan(1e-7);
+    await expectItemBlock(posed, nat, { item, itemOff }, 2);
     // LLM 1: θ and δ (log s enters through s, so its curvature is not the plain Hessian's).
     const j = 1;
     const members = [0, ...[...Array(L.Kmax).keys()].map((k) => 2 + k)];
@@ -105,8 +120,7 @@ describe('sweep blocks with the gate open', () => {
   it('an LLM’s block over (θ, log s, δ, ρ) and the gate’s over (w0, κ̄) are the engine’s finite-difference Hessian', async () => {
     const posed = small();
     const { layout: L, flags, cells } = posed.problem;
-    const nat = new Float64Array(posed.P.natSize);
-    posed.P.toNatural(moved(posed), nat);
+    const nat = movedNat(posed);
     const nL = llmBlockSize(L.Kmax);
     const llm = new Float64Array(L.J * nL * nL);
     const gate = new Float64Array(4);
@@ -168,21 +182,11 @@ describe('sweep blocks with the gate open', () => {
   it('an item’s block is the engine’s finite-difference Hessian', async () => {
     const posed = small();
     const { layout: L, flags, cells } = posed.problem;
-    const nat = new Float64Array(posed.P.natSize);
-    posed.P.toNatural(moved(posed), nat);
+    const nat = movedNat(posed);
     const itemOff = itemBlockOffsets(cells.nOptions);
     const item = new Float64Array(itemOff[L.I]);
     createSweeper(L, flags, cells).sweep(nat, { grad: null, blocks: { item, itemOff } });
-    for (const i of [0, 3]) {
-      const K = cells.nOptions[i];
-      const slots = [...Array(2 * K).keys()].map((m) =>
-        m < K ? L.a + i * L.Kmax + m : L.c + i * L.Kmax + m - K,
-      );
-      const H = await fdHessian(posed, nat, slots);
-      for (let r = 0; r < 2 * K; r++)
-        for (let c = 0; c < 2 * K; c++)
-          expect(Math.abs(item[itemOff[i] + r * 2 * K + c] - H[r][c])).toBeLessThan(1e-7);
-    }
+    for (const i of [0, 3]) await expectItemBlock(posed, nat, { item, itemOff }, i);
   });
 });
 
@@ -237,6 +241,9 @@ describe('the item step', () => {
   });
 });
 
+/** The simulation the whole-fit tests draw from (the margin gate, few cells missing). */
+const FIT_SIM = { missing: 0.05, concentration: 100, gateForm: 'margin' } as const;
+
 describe('the alternating solver', () => {
   it('the LLM step lowers the engine’s objective', async () => {
     const posed = small();
@@ -258,14 +265,7 @@ describe('the alternating solver', () => {
   });
 
   it('exact blocks and the sweeps converge to the probed path’s objective or lower, and fit.json says which ran', async () => {
-    const sim = simulateNominal({
-      J: 10,
-      I: 40,
-      seed: 5,
-      missing: 0.05,
-      concentration: 100,
-      gateForm: 'margin',
-    });
+    const sim = simulateNominal({ ...FIT_SIM, J: 10, I: 40, seed: 5 });
     const base = { model: 'llmnrm', priorStrength: 2 } as const;
     const old = await fitDataset(sim.data, { ...base, finalFit: 'lbfgs', curvature: 'blocks' });
     const exact = await fitDataset(sim.data, { ...base, curvature: 'exact' });
@@ -286,14 +286,7 @@ describe('the alternating solver', () => {
   });
 
   it('the same cells in another order give the same fit with exact blocks and the sweeps (the canonical copy)', async () => {
-    const sim = simulateNominal({
-      J: 8,
-      I: 30,
-      seed: 11,
-      missing: 0.05,
-      concentration: 100,
-      gateForm: 'margin',
-    });
+    const sim = simulateNominal({ ...FIT_SIM, J: 8, I: 30, seed: 11 });
     const llms = [...Array(8).keys()].reverse();
     const items = [...Array(30).keys()].map((i) => (i * 7) % 30);
     const shuffled = subsetDataset(sim.data, llms, items);
