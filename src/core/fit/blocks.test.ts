@@ -4,6 +4,7 @@ import { blockCurvature, jacobiEigen, nominalBlockPlan, probeBlocks } from './bl
 import { lbfgs, type Objective } from './optim';
 import { pose } from './pose';
 import { simulateNominal } from '../model/simulate';
+import { NOMINAL_MODELS } from '../model/types';
 
 /** f(x) = ½ xᵀAx − bᵀx for a dense symmetric A (row-major n × n). */
 function quadratic(A: number[][], b: number[]): Objective {
@@ -144,27 +145,39 @@ describe('probing the block curvature', () => {
 });
 
 describe('the nominal block plan', () => {
-  it('holds every free slot but the padding once, in blocks of an item, an LLM and the gate', () => {
-    const ds = simulateNominal({ J: 5, I: 7, seed: 3, kRange: [2, 4] }).data;
-    const posed = pose(ds, { model: 'llmnrm', mode: 'default' });
-    const P = nominalBlockPlan(posed)!;
-    const seen = new Uint8Array(posed.x0.length);
-    for (const q of P.slots) seen[q]++;
-    if (posed.kind !== 'nominal') throw new Error('llmnrm is a nominal model');
-    const F = posed.P.free;
-    const padding = (q: number) => {
-      if (q < F.a || q >= F.w0) return false;
-      const k = (q - (q < F.c ? F.a : F.c)) % ds.Kmax;
-      const i = Math.floor((q - (q < F.c ? F.a : F.c)) / ds.Kmax);
-      return k >= ds.nOptions[i];
-    };
-    for (let q = 0; q < seen.length; q++) expect(seen[q]).toBe(padding(q) ? 0 : 1);
-    expect(P.start.length - 1).toBe(ds.I + ds.J + 1);
-    // An item's block: 2K members, two centrings; the gate's: w0 and κ̄.
-    expect(P.start[1] - P.start[0]).toBe(2 * ds.nOptions[0]);
-    expect(P.nulls[0].map((u) => u.length)).toEqual([ds.nOptions[0], ds.nOptions[0]]);
-    expect(P.start[P.start.length - 1] - P.start[P.start.length - 2]).toBe(2);
-  });
+  // Every nominal model: without δ (no-position) its offset equals ρ's, and the
+  // plan once dropped ρ's slots there, so L-BFGS never moved ρ (‖g‖ 0.65 at the cap).
+  for (const model of NOMINAL_MODELS)
+    it(`${model}: holds every free slot but the padding once, in blocks of an item, an LLM and the gate`, () => {
+      const ds = simulateNominal({ J: 5, I: 7, seed: 3, kRange: [2, 4] }).data;
+      const posed = pose(ds, { model, mode: 'default' });
+      const P = nominalBlockPlan(posed)!;
+      const seen = new Uint8Array(posed.x0.length);
+      for (const q of P.slots) seen[q]++;
+      if (posed.kind !== 'nominal') throw new Error(`${model} is a nominal model`);
+      const F = posed.P.free;
+      const padding = (q: number) => {
+        if (q < F.a || q >= F.w0) return false;
+        const k = (q - (q < F.c ? F.a : F.c)) % ds.Kmax;
+        const i = Math.floor((q - (q < F.c ? F.a : F.c)) / ds.Kmax);
+        return k >= ds.nOptions[i];
+      };
+      for (let q = 0; q < seen.length; q++) expect(seen[q], `slot ${q}`).toBe(padding(q) ? 0 : 1);
+      const gate = F.size > F.w0;
+      expect(gate).toBe(posed.problem.flags.fallback);
+      expect(P.start.length - 1).toBe(ds.I + ds.J + (gate ? 1 : 0));
+      // An item's block: 2K members, two centrings.
+      expect(P.start[1] - P.start[0]).toBe(2 * ds.nOptions[0]);
+      expect(P.nulls[0].map((u) => u.length)).toEqual([ds.nOptions[0], ds.nOptions[0]]);
+      // An LLM's: θ, log s, then δ and ρ (Kmax each, one centring each).
+      const f = posed.problem.flags;
+      const llm = P.start[ds.I + 1] - P.start[ds.I];
+      const vectors = (f.position ? 1 : 0) + (f.fallback ? 1 : 0);
+      expect(llm).toBe(1 + (f.sharpness ? 1 : 0) + vectors * ds.Kmax);
+      expect(P.nulls[ds.I].length).toBe(vectors);
+      // The gate's: w0 and κ̄.
+      if (gate) expect(P.start[P.start.length - 1] - P.start[P.start.length - 2]).toBe(2);
+    });
 
   it('says how far a probe has got: 2·Kmax + 3 passes, the widest block an LLM’s', async () => {
     const ds = simulateNominal({ J: 4, I: 6, seed: 2, kRange: [2, 5] }).data;

@@ -198,8 +198,11 @@ export function nominalBlockPlan(posed: Posed): BlockPlan | null {
     const u: Int32Array[] = [];
     slots.push(F.theta + j);
     if (F.delta > F.sBar) slots.push(F.sBar + j);
-    for (const off of [F.delta, F.rho]) {
-      const n = off === F.delta ? F.rho - F.delta : F.a - F.rho;
+    // δ and ρ by their own lengths: without δ, F.delta equals F.rho.
+    for (const [off, n] of [
+      [F.delta, F.rho - F.delta],
+      [F.rho, F.a - F.rho],
+    ]) {
       if (n === 0) continue;
       const m = slots.length - starts[starts.length - 1];
       for (let k = 0; k < Kmax; k++) slots.push(off + j * Kmax + k);
