@@ -15,6 +15,12 @@ const run = (args: string[]) =>
     encoding: 'utf8',
     timeout: 120_000,
   });
+/** Runs the CLI, expecting exit 0 (its stderr shown when not). */
+function succeeds(args: string[]) {
+  const r = run(args);
+  expect(r.status, r.stderr).toBe(0);
+  return r;
+}
 const csv = (file: string) =>
   Papa.parse<Record<string, string>>(readFileSync(file, 'utf8'), {
     header: true,
@@ -26,12 +32,11 @@ describe('llm-nrm bank, score, cat, select, flags, compress', () => {
   const f = (name: string) => path.join(dir, name);
 
   beforeAll(() => {
-    const r = run(['fit', WIDE, '--steps', '300', '--out', f('fit.json'), '--quiet']);
-    expect(r.status, r.stderr).toBe(0);
+    succeeds(['fit', WIDE, '--steps', '300', '--out', f('fit.json'), '--quiet']);
   });
 
   it('bank save writes a valid bank and its parameter table; bank check and table read it', () => {
-    const r = run([
+    succeeds([
       'bank',
       'save',
       f('fit.json'),
@@ -44,7 +49,6 @@ describe('llm-nrm bank, score, cat, select, flags, compress', () => {
       '--data',
       WIDE,
     ]);
-    expect(r.status, r.stderr).toBe(0);
     const bank = JSON.parse(readFileSync(f('bank.json'), 'utf8'));
     expect(bank.schema).toBe('llm-nrm-bank/1');
     expect(bank.provenance.dataFiles).toEqual([WIDE]);
@@ -56,12 +60,11 @@ describe('llm-nrm bank, score, cat, select, flags, compress', () => {
   });
 
   it('score and cat write one row per LLM; select writes a loadable tiny benchmark', () => {
-    const s = run(['score', '--bank', f('bank.json'), WIDE, '--out', f('scores.csv')]);
-    expect(s.status, s.stderr).toBe(0);
+    succeeds(['score', '--bank', f('bank.json'), WIDE, '--out', f('scores.csv')]);
     const scores = csv(f('scores.csv'));
     expect(scores).toHaveLength(18);
     expect(Object.keys(scores[0])).toEqual(['llm', 'theta', 'se', 's', 'accuracy', 'n_items']);
-    const c = run([
+    succeeds([
       'cat',
       '--bank',
       f('bank.json'),
@@ -73,14 +76,13 @@ describe('llm-nrm bank, score, cat, select, flags, compress', () => {
       '--out',
       f('cat.csv'),
     ]);
-    expect(c.status, c.stderr).toBe(0);
     const cat = csv(f('cat.csv'));
     expect(cat).toHaveLength(18);
     expect(cat.every((row) => row.n_items === '10' && row.items.split(' ').length === 10)).toBe(
       true,
     );
     expect(csv(f('trace.csv'))).toHaveLength(180);
-    const sel = run([
+    succeeds([
       'select',
       '--bank',
       f('bank.json'),
@@ -90,27 +92,15 @@ describe('llm-nrm bank, score, cat, select, flags, compress', () => {
       '--out',
       f('tiny.csv'),
     ]);
-    expect(sel.status, sel.stderr).toBe(0);
     const tiny = csv(f('tiny.csv'));
     expect(tiny).toHaveLength(12);
     expect(tiny[0].question).toBeTruthy();
     // The tiny benchmark is an items file: it loads with the data.
-    const fit2 = run([
-      'fit',
-      f('tiny.csv'),
-      WIDE,
-      '--steps',
-      '5',
-      '--out',
-      f('fit2.json'),
-      '--quiet',
-    ]);
-    expect(fit2.status, fit2.stderr).toBe(0);
+    succeeds(['fit', f('tiny.csv'), WIDE, '--steps', '5', '--out', f('fit2.json'), '--quiet']);
   });
 
   it('flags writes the documented columns, from a fit or a bank', () => {
-    const r = run(['flags', f('fit.json'), WIDE, '--out', f('flags.csv')]);
-    expect(r.status, r.stderr).toBe(0);
+    succeeds(['flags', f('fit.json'), WIDE, '--out', f('flags.csv')]);
     expect(readFileSync(f('flags.csv'), 'utf8').split('\r\n')[0]).toBe(
       'item,benchmark,key,flag,option,reason,evidence',
     );
@@ -118,7 +108,7 @@ describe('llm-nrm bank, score, cat, select, flags, compress', () => {
   });
 
   it('compress writes τ per model and budget', () => {
-    const r = run([
+    const r = succeeds([
       'compress',
       WIDE,
       '--folds',
@@ -133,7 +123,6 @@ describe('llm-nrm bank, score, cat, select, flags, compress', () => {
       '--out',
       f('fig3a.csv'),
     ]);
-    expect(r.status, r.stderr).toBe(0);
     const rows = csv(f('fig3a.csv'));
     expect(rows.map((x) => `${x.model}@${x.k}`)).toEqual([
       'nrm-soft@5',

@@ -11,6 +11,13 @@ const run = (args: string[]) =>
     timeout: 120_000,
   });
 
+/** Runs the CLI, expecting a refusal (exit 2) whose stderr says `message`. */
+function refuses(args: string[], message: string) {
+  const r = run(args);
+  expect(r.status).toBe(2);
+  expect(r.stderr).toContain(message);
+}
+
 describe('llm-nrm report', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'llmnrm-report-'));
   const [items, wide] = DEMO_PATHS;
@@ -34,30 +41,14 @@ describe('llm-nrm report', () => {
   });
 
   it('refuses without --out, with bad budgets, and with a fit of other data, saying which', () => {
-    const noOut = run([wide, '--fit', fitFile]);
-    expect(noOut.status).toBe(2);
-    expect(noOut.stderr).toContain('report needs --out report.html');
-    const bad = run([
-      wide,
-      '--fit',
-      fitFile,
-      '--budgets',
-      '41,x',
-      '--out',
-      path.join(dir, 'b.html'),
-    ]);
-    expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain('--budgets expects whole numbers ≥ 2');
-    const other = run([
-      wide,
-      '--items',
-      items,
-      '--fit',
-      otherFit,
-      '--out',
-      path.join(dir, 'o.html'),
-    ]);
-    expect(other.status).toBe(2);
-    expect(other.stderr).toContain(`${otherFit}: The fit is not of this data set`);
+    refuses([wide, '--fit', fitFile], 'report needs --out report.html');
+    refuses(
+      [wide, '--fit', fitFile, '--budgets', '41,x', '--out', path.join(dir, 'b.html')],
+      '--budgets expects whole numbers ≥ 2',
+    );
+    refuses(
+      [wide, '--items', items, '--fit', otherFit, '--out', path.join(dir, 'o.html')],
+      `${otherFit}: The fit is not of this data set`,
+    );
   });
 });
