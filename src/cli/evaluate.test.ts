@@ -52,7 +52,8 @@ describe('llm-nrm evaluate', () => {
       '--tol',
       '1e-6',
     ];
-    expect(await main([...argv, '--out', out, '--per-fold', perFold, '--quiet'])).toBe(0);
+    const pooled = [...argv, '--jobs', '2', '--out', out, '--per-fold', perFold, '--quiet'];
+    expect(await main(pooled)).toBe(0);
     const rows = readCsv(out);
     expect(rows.map((r) => r.model)).toEqual(['nrm-soft', '2pl']);
     expect(Object.keys(rows[0])).toEqual(CV_SUMMARY_COLUMNS);
@@ -76,6 +77,14 @@ describe('llm-nrm evaluate', () => {
       7,
     );
     expect(Number(rows[1].binaryBrier_sd)).toBeCloseTo(core.summary[1].binaryBrier_sd as number, 7);
+    // The run above used a pool of two worker threads (the default on small
+    // data: one fit a core); one fit at a time on the main thread gives the same numbers.
+    const one = path.join(dir, 'folds-one.csv');
+    const argvOne = [...argv, '--jobs', '1', '--out', path.join(dir, 'cv-one.csv')];
+    expect(await main([...argvOne, '--per-fold', one, '--quiet'])).toBe(0);
+    const strip = (rows: Record<string, string>[]) => rows.map(({ fitSeconds: _, ...r }) => r);
+    expect(strip(readCsv(one))).toEqual(strip(readCsv(perFold)));
+    expect(await main([...argv, '--jobs', '0', '--out', out, '--quiet'])).toBe(2);
   });
 
   it('info and external run on a fit.json; usage errors exit 2', async () => {

@@ -1,4 +1,5 @@
 /** What the `llm-nrm evaluate` subcommands share: usage, fit flags, progress, loading, output. */
+import type { EngineHandle } from '../../core/fit/engineHandle';
 import { toCsv } from '../../boundary/csv';
 import type { EvalProgress, EvalRunOptions } from '../../core/eval/common';
 import { oneOf, UsageError } from '../args';
@@ -10,7 +11,7 @@ import { loadData } from '../io';
 const FIT_FLAGS = `${FIT_FLAG_USAGE} [--engine E] [--quiet]`;
 
 export const EVALUATE_USAGE = `llm-nrm evaluate cv DATA... [--items f] [--models llmnrm,nrm-soft,2pl] [--folds 5] [--seed S]
-                    ${FIT_FLAGS} [--per-fold folds.csv] --out cv.csv
+                    ${FIT_FLAGS} [--jobs N] [--per-fold folds.csv] --out cv.csv
 llm-nrm evaluate external fit.json... scores.csv [--map map.csv] [--score-column C] [--name-column C]
                     [--bootstrap 1000] [--seed S] [--matches matches.csv] [--out ext.csv]
 llm-nrm evaluate wrong DATA... [--items f] [--model llmnrm] [--folds 5] [--seed S] [--channels binary,wrong]
@@ -58,7 +59,9 @@ export function listOf<T extends string>(
 }
 
 /** Progress on stderr, cancellation on Ctrl-C. */
-export function runContext(v: FitFlagValues): EvalRunOptions & { finish(): void } {
+export function runContext(
+  v: FitFlagValues,
+): EvalRunOptions & { engine: EngineHandle; finish(): void } {
   const ac = new AbortController();
   const onSigint = () => ac.abort();
   process.once('SIGINT', onSigint);

@@ -2,8 +2,9 @@
  * Shared pieces of the evaluation runs (paper Tables 1–3, Figs 2–3b): progress,
  * cancellation, fit options, and summary statistics over folds.
  */
-import type { EngineHandle } from '../fit/fit';
-import type { FitProgress, FitSettings } from '../fit/types';
+import type { Dataset } from '../data/types';
+import type { EngineHandle, FitOptions } from '../fit/fit';
+import type { FitJson, FitProgress, FitSettings } from '../fit/types';
 import { abortError } from '../fit/optim';
 
 /** Progress of an evaluation run: `done` of `total` units (fits or scorings) finished. */
@@ -26,7 +27,21 @@ export interface EvalRunOptions {
   signal?: AbortSignal;
   /** Fitting engine (the fused CPU engine when omitted). */
   engine?: EngineHandle;
+  /**
+   * Runs one fit (fitDataset when omitted): the CLI's runs each in a worker
+   * thread, so that `jobs` of them run at once. Same result as fitDataset.
+   */
+  fitter?: FitRunner;
+  /** How many fits may run at once (1 when omitted; cross-validation only). */
+  jobs?: number;
 }
+
+/** One fit of a data set, as fitDataset runs it (FitOptions.engine is the runner's own). */
+export type FitRunner = (
+  ds: Dataset,
+  settings: Partial<FitSettings>,
+  opts: Pick<FitOptions, 'signal' | 'onProgress' | 'engine'>,
+) => Promise<FitJson>;
 
 export function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw abortError();

@@ -13,6 +13,7 @@ import { CV_MODELS } from '../defaults';
 import { fitDataset } from '../fit/fit';
 import { isBinary, type ModelType } from '../model/types';
 import { summariseMetrics, throwIfAborted, type EvalRunOptions } from './common';
+import { runPool } from './pool';
 import { cellFolds, foldCells, hideCells } from './folds';
 import { CELL_METRICS, evaluateCells, type CellMetrics } from './metrics';
 import { distractorShares, predictorFromFit } from './predict';
@@ -56,40 +57,70 @@ export async function crossValidate(
   const fold = cellFolds(ds, k, seed);
   const total = k * models.length;
   let done = 0;
-  const perFold: CvFoldResult[] = [];
-  for (let f = 0; f < k; f++) {
+  const trains = foldTrains(ds, fold, models);
+  const fit = opts.fitter ?? fitDataset;
+  // Job q is fold ⌊q / models⌋ with model q mod models: fold-major, so one
+  // lane at a time keeps a single training copy alive.
+  const perFold = await runPool(total, opts.jobs ?? 1, async (q) => {
     throwIfAborted(opts.signal);
-    const test = foldCells(fold, f);
-    const train = hideCells(ds, (c) => fold[c] === f);
-    const shares = models.some(isBinary) ? distractorShares(train) : undefined;
-    for (const model of models) {
-      const stage = `fold ${f + 1}/${k}: ${model}`;
-      opts.onProgress?.({ task: 'cv', done, total, stage });
-      const fit = await fitDataset(
-        train,
-        { ...opts.fitSettings, model },
-        {
-          signal: opts.signal,
-          engine: opts.engine,
-          onProgress: (p) => opts.onProgress?.({ task: 'cv', done, total, stage, fit: p }),
-        },
-      );
-      const pred = predictorFromFit(fit, ds, { distractors: shares });
-      perFold.push({
-        model,
-        fold: f,
-        ...evaluateCells(pred, ds, test),
-        nTrain: fit.nCells,
-        converged: fit.converged,
-        fitSeconds: fit.seconds,
-      });
-      done++;
-    }
-  }
+    const f = Math.floor(q / models.length);
+    const model = models[q % models.length];
+    const { train, shares } = trains.take(f);
+    const stage = `fold ${f + 1}/${k}: ${model}`;
+    opts.onProgress?.({ task: 'cv', done, total, stage });
+    const json = await fit(
+      train,
+      { ...opts.fitSettings, model },
+      {
+        signal: opts.signal,
+        engine: opts.engine,
+        onProgress: (p) => opts.onProgress?.({ task: 'cv', done, total, stage, fit: p }),
+      },
+    );
+    trains.release(f);
+    const pred = predictorFromFit(json, ds, { distractors: shares });
+    done++;
+    return {
+      model,
+      fold: f,
+      ...evaluateCells(pred, ds, foldCells(fold, f)),
+      nTrain: json.nCells,
+      converged: json.converged,
+      fitSeconds: json.seconds,
+    } satisfies CvFoldResult;
+  });
   opts.onProgress?.({ task: 'cv', done, total, stage: 'done' });
   const summary = models.map((model) => {
     const rows = perFold.filter((r) => r.model === model);
     return { model, ...summariseMetrics(rows, CELL_METRICS) };
   });
   return { folds: k, seed, perFold, summary };
+}
+
+/**
+ * Each fold's training copy (its cells hidden) and the binary models'
+ * distractor shares, made when a fold's first job takes it and dropped when its
+ * last job is done.
+ */
+function foldTrains(ds: Dataset, fold: Int16Array, models: readonly ModelType[]) {
+  const made = new Map<
+    number,
+    { train: Dataset; shares?: ReturnType<typeof distractorShares>; left: number }
+  >();
+  return {
+    take(f: number) {
+      let m = made.get(f);
+      if (!m) {
+        const train = hideCells(ds, (c) => fold[c] === f);
+        const shares = models.some(isBinary) ? distractorShares(train) : undefined;
+        m = { train, shares, left: models.length };
+        made.set(f, m);
+      }
+      return m;
+    },
+    release(f: number) {
+      const m = made.get(f)!;
+      if (--m.left === 0) made.delete(f);
+    },
+  };
 }
