@@ -91,17 +91,8 @@ export function itemGate(
 ): { G: number; dG: number } {
   const f = m.flags!;
   if (!f.fallback) return { G: 0, dG: 0 };
-  const { d, dTheta } = gateDistance(
-    f.gate,
-    theta,
-    it.bt,
-    it.a,
-    it.c,
-    0,
-    it.K,
-    it.key,
-    m.gateScratch,
-  );
+  const row = { a: it.a, c: it.c, off: 0, K: it.K, g: it.key };
+  const { d, dTheta } = gateDistance(f.gate, theta, it.bt, row, m.gateScratch);
   const G = sigmoid(m.w0 - m.kappa * d);
   return { G, dG: -m.kappa * G * (1 - G) * dTheta };
 }

@@ -147,6 +147,15 @@ export interface GateDistance {
   dTheta: number;
 }
 
+/** One item's slopes and intercepts: a[off + k], c[off + k] for its K options, key g. */
+export interface ItemRow {
+  a: ArrayLike<number>;
+  c: ArrayLike<number>;
+  off: number;
+  K: number;
+  g: number;
+}
+
 /**
  * The gate's distance d_ji of either form for one LLM at θ on one item: θ − b̃
  * (eq. 10, dd/dθ = 1) or f_i(θ) (margin, dd/dθ = f_i'(θ)). `bt` is b̃_i (used by
@@ -156,11 +165,7 @@ export function gateDistance(
   form: GateForm,
   theta: number,
   bt: number,
-  a: ArrayLike<number>,
-  c: ArrayLike<number>,
-  off: number,
-  K: number,
-  g: number,
+  { a, c, off, K, g }: ItemRow,
   w: Float64Array,
 ): GateDistance {
   if (form === 'eq10') return { d: theta - bt, dTheta: 1 };

@@ -27,7 +27,7 @@ export function nominalProbs(
   if (flags.fallback) {
     const a = nat.subarray(L.a);
     const c = nat.subarray(L.c);
-    const { d } = gateDistance(flags.gate, theta, bt, a, c, i * L.Kmax, K, g, out);
+    const { d } = gateDistance(flags.gate, theta, bt, { a, c, off: i * L.Kmax, K, g }, out);
     G = sigmoid(nat[L.w0] - nat[L.kappa] * d);
   }
   const item = i * L.Kmax;
@@ -127,11 +127,7 @@ export function maxGate(
         flags.gate,
         th,
         bt ? bt[i] : 0,
-        a,
-        c,
-        i * L.Kmax,
-        nOptions[i],
-        key[i],
+        { a, c, off: i * L.Kmax, K: nOptions[i], g: key[i] },
         w,
       );
       max = Math.max(max, sigmoid(nat[L.w0] - nat[L.kappa] * d));

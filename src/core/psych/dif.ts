@@ -168,44 +168,7 @@ function mhPass(
         if (side[j] < 0 || st < 0 || Number.isNaN(v)) continue;
         cnt[st * 4 + side[j] * 2 + (v ? 0 : 1)]++;
       }
-      let sR = 0;
-      let sS = 0;
-      let sA = 0;
-      let sE = 0;
-      let sV = 0;
-      let v1 = 0;
-      let v2 = 0;
-      let v3 = 0;
-      for (let k = 0; k < nStrata; k++) {
-        const [A, B, C, D] = cnt.subarray(k * 4, k * 4 + 4);
-        const N = A + B + C + D;
-        const nR = A + B;
-        const nF = C + D;
-        if (nR === 0 || nF === 0) continue;
-        const R = (A * D) / N;
-        const S = (B * C) / N;
-        const P = (A + D) / N;
-        const Q = (B + C) / N;
-        sR += R;
-        sS += S;
-        v1 += P * R;
-        v2 += P * S + Q * R;
-        v3 += Q * S;
-        if (N > 1) {
-          const m1 = A + C;
-          const m0 = B + D;
-          sA += A;
-          sE += (nR * m1) / N;
-          sV += (nR * nF * m1 * m0) / (N * N * (N - 1));
-        }
-      }
-      const alphaMH = sR / sS;
-      const lnA = Math.log(alphaMH);
-      const varLn = v1 / (2 * sR * sR) + v2 / (2 * sR * sS) + v3 / (2 * sS * sS);
-      const ok = sR > 0 && sS > 0;
-      const deltaMH = ok ? -2.35 * lnA : NaN;
-      const deltaSE = ok ? 2.35 * Math.sqrt(varLn) : NaN;
-      const chi2 = sV > 0 ? Math.max(0, Math.abs(sA - sE) - 0.5) ** 2 / sV : NaN;
+      const { ok, alphaMH, deltaMH, deltaSE, chi2 } = mhStatistics(cnt, nStrata);
       const p = Number.isFinite(chi2) ? chi2Sf(chi2, 1) : NaN;
       const ets = etsClass(deltaMH, deltaSE, p);
       rows.push({
@@ -228,4 +191,48 @@ function mhPass(
     }
   }
   return rows;
+}
+
+/** Sums over the strata of their 2 × 2 tables [A B; C D] (reference right, wrong; focal right, wrong). */
+function stratumSums(cnt: Float64Array, nStrata: number) {
+  const t = { R: 0, S: 0, A: 0, E: 0, V: 0, v1: 0, v2: 0, v3: 0 };
+  for (let k = 0; k < nStrata; k++) {
+    const [A, B, C, D] = cnt.subarray(k * 4, k * 4 + 4);
+    const N = A + B + C + D;
+    const nR = A + B;
+    const nF = C + D;
+    if (nR === 0 || nF === 0) continue;
+    const R = (A * D) / N;
+    const S = (B * C) / N;
+    const P = (A + D) / N;
+    const Q = (B + C) / N;
+    t.R += R;
+    t.S += S;
+    t.v1 += P * R;
+    t.v2 += P * S + Q * R;
+    t.v3 += Q * S;
+    if (N > 1) {
+      const m1 = A + C;
+      const m0 = B + D;
+      t.A += A;
+      t.E += (nR * m1) / N;
+      t.V += (nR * nF * m1 * m0) / (N * N * (N - 1));
+    }
+  }
+  return t;
+}
+
+/**
+ * α_MH, Δ_MH = −2.35 ln α_MH with its SE (the Robins–Breslow–Greenland
+ * variance of ln α_MH) and the continuity-corrected MH χ² (NaN where undefined).
+ */
+function mhStatistics(cnt: Float64Array, nStrata: number) {
+  const t = stratumSums(cnt, nStrata);
+  const alphaMH = t.R / t.S;
+  const varLn = t.v1 / (2 * t.R * t.R) + t.v2 / (2 * t.R * t.S) + t.v3 / (2 * t.S * t.S);
+  const ok = t.R > 0 && t.S > 0;
+  const deltaMH = ok ? -2.35 * Math.log(alphaMH) : NaN;
+  const deltaSE = ok ? 2.35 * Math.sqrt(varLn) : NaN;
+  const chi2 = t.V > 0 ? Math.max(0, Math.abs(t.A - t.E) - 0.5) ** 2 / t.V : NaN;
+  return { ok, alphaMH, deltaMH, deltaSE, chi2 };
 }

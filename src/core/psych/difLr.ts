@@ -79,11 +79,7 @@ function nominalItem(fit: FitJson, ds: Dataset, i: number): ItemModel {
           flags.gate,
           th,
           bt,
-          nat.subarray(L.a),
-          nat.subarray(L.c),
-          i * Km,
-          K,
-          ds.key[i],
+          { a: nat.subarray(L.a), c: nat.subarray(L.c), off: i * Km, K, g: ds.key[i] },
           w,
         )
       : { d: 0 };
