@@ -13,6 +13,7 @@ import { MODEL_TYPES, type ModelType } from '../core/model/types';
 import { buildReport } from '../report/build';
 import type { ReportInput } from '../report/types';
 import { num, parse, UsageError } from './args';
+import { cvPool } from './cvPool';
 import { cliEngine, convergenceLine } from './fit';
 import { loadData, readFit, writeOut } from './io';
 
@@ -55,13 +56,19 @@ async function heldOut(
   folds: number,
   models: readonly ModelType[],
 ): Promise<CrossValidateResult> {
+  const engine = cliEngine('auto');
+  const pool = cvPool(ds, engine);
   return crossValidate(ds, {
     models,
     folds,
     seed: 1,
-    engine: cliEngine('auto'),
+    engine,
+    ...pool.options,
     onProgress: (p) => process.stderr.write(`\rcv [${p.done}/${p.total}] ${p.stage}`.padEnd(70)),
-  }).finally(() => process.stderr.write('\n'));
+  }).finally(async () => {
+    process.stderr.write('\n');
+    await pool.close();
+  });
 }
 
 /** --cv-models: model names separated by commas (default every model, as evaluate cv). */

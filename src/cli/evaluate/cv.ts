@@ -1,15 +1,11 @@
-import os from 'node:os';
 import { CV_MODELS } from '../../core/defaults';
-import type { Dataset } from '../../core/data/types';
-import { MAX_THREADS, threadsFor } from '../../core/engines/parallel/engine';
-import type { EngineHandle } from '../../core/fit/engineHandle';
-import { createFitPool } from '../../node/fitPool';
 import { crossValidate } from '../../core/eval/cv';
 import { MODEL_TYPES } from '../../core/model/types';
 import { num, parse, UsageError } from '../args';
 import { fitSettingsFromFlags } from '../fitFlags';
 import { writeOut } from '../io';
 import { EVALUATE_USAGE, FIT_OPTIONS, listOf, runContext, loadFor, csv, fmt } from './shared';
+import { cvPool } from '../cvPool';
 
 /** `llm-nrm evaluate cv`: Table 1: cross-validated prediction metrics of each model. */
 export async function cvCommand(argv: string[]): Promise<number> {
@@ -32,9 +28,7 @@ export async function cvCommand(argv: string[]): Promise<number> {
   const fitSettings = fitSettingsFromFlags(v, seed);
   const ds = await loadFor(v, positionals);
   const ctx = runContext(v);
-  const jobs = cvJobs(ds, ctx.engine, v.jobs === undefined ? undefined : num(v.jobs, 'jobs', 1));
-  const { name, reason } = ctx.engine;
-  const pool = jobs > 1 ? createFitPool(jobs, { name, reason }) : null;
+  const pool = cvPool(ds, ctx.engine, v.jobs === undefined ? undefined : num(v.jobs, 'jobs', 1));
   try {
     const r = await crossValidate(ds, {
       ...ctx,
@@ -42,7 +36,7 @@ export async function cvCommand(argv: string[]): Promise<number> {
       folds,
       seed,
       fitSettings,
-      ...(pool && { fitter: pool.fit, jobs }),
+      ...pool.options,
     });
     ctx.finish();
     await writeOut(v.out, csv(r.summary));
@@ -54,26 +48,7 @@ export async function cvCommand(argv: string[]): Promise<number> {
       );
   } finally {
     ctx.finish();
-    await pool?.close();
+    await pool.close();
   }
   return 0;
-}
-
-/**
- * How many fits run at once: `--jobs`, or by default the cores (up to 8) when
- * each fit's engine would run on one thread anyway (a fold's cells below
- * threadsFor's bar, on the wasm or fused engine); else 1, and each fit spreads
- * its cells over the threads instead. Fits are the same either way.
- */
-function cvJobs(ds: Dataset, engine: EngineHandle, requested?: number): number {
-  if (requested !== undefined) {
-    if (!Number.isInteger(requested) || requested < 1)
-      throw new UsageError('--jobs must be an integer ≥ 1.');
-    if (requested > 1 && engine.name !== 'wasm' && engine.name !== 'fused')
-      throw new UsageError('--jobs above 1 needs --engine wasm or fused.');
-    return requested;
-  }
-  if (engine.name !== 'wasm' && engine.name !== 'fused') return 1;
-  const cores = os.availableParallelism();
-  return threadsFor(ds.J * ds.I, cores) === 1 ? Math.min(MAX_THREADS, cores) : 1;
 }
