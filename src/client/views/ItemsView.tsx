@@ -1,7 +1,6 @@
 import { openEquation } from '../guide/ModelSummary';
 import { useMemo, useState } from 'react';
 import { DataTable, type Column } from '../components/DataTable';
-import { fmtPercent } from '../format';
 import type { Derived, ItemRow } from '../../core/fit/derive';
 import type { ViewProps } from './types';
 import type { ItemResult } from '../../core/fit/types';
@@ -14,6 +13,7 @@ import {
   formatDifficulty,
 } from '../../core/model/difficulty';
 import { ItemDetail } from './ItemDetail';
+import { accuracyColumn, itemIdColumns, ITEM_SEARCH_KEYS } from './itemColumns';
 import { FlagTools, flagsColumn, ItemFlagList } from './bank/FlagViews';
 import { filterByFlag, type FlagFilter, type FlagIndex } from './bank/flags';
 
@@ -27,9 +27,7 @@ export function withSE(v: number, se: number | undefined, d = 3): string {
 
 function columns(binary: boolean, items?: ItemResult[]): Column<ItemRow>[] {
   const cols: Column<ItemRow>[] = [
-    { key: 'id', label: 'Item', value: (r) => r.id },
-    { key: 'benchmark', label: 'Benchmark', value: (r) => r.benchmark },
-    { key: 'key', label: 'Key', value: (r) => r.key },
+    ...itemIdColumns<ItemRow>(),
     {
       key: 'b',
       label: binary ? 'b' : 'b̃',
@@ -74,17 +72,9 @@ function columns(binary: boolean, items?: ItemResult[]): Column<ItemRow>[] {
       render: (r) => r.informative,
       numeric: true,
     });
-  cols.push({
-    key: 'accuracy',
-    label: 'Accuracy',
-    value: (r) => r.accuracy,
-    render: (r) => fmtPercent(r.accuracy, 0),
-    numeric: true,
-  });
+  cols.push(accuracyColumn<ItemRow>());
   return cols;
 }
-
-const SEARCH_KEYS = ['id', 'benchmark'];
 
 /** Items table (search, sort, Up/Down) and the selected item's curves. */
 export function ItemsView(props: ViewProps & { derived: Derived; flags: FlagIndex }) {
@@ -108,7 +98,7 @@ export function ItemsView(props: ViewProps & { derived: Derived; flags: FlagInde
         rowKey={(r) => r.index}
         name="items"
         caption="Items"
-        searchKeys={SEARCH_KEYS}
+        searchKeys={ITEM_SEARCH_KEYS}
         selected={item}
         onSelect={(r) => onItem(r.index)}
         pageSize={300}

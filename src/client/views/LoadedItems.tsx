@@ -4,6 +4,7 @@ import { OPTION_LABELS } from '../../core/data/types';
 import { itemPreview, type ItemPreview } from '../../core/data/itemPreview';
 import { DataTable, type Column } from '../components/DataTable';
 import { fmtPercent } from '../format';
+import { accuracyColumn, itemIdColumns, ITEM_SEARCH_KEYS } from './itemColumns';
 
 interface Row {
   index: number;
@@ -31,22 +32,14 @@ function ChoiceShares({ choice, keyIndex }: { choice: number[]; keyIndex: number
 }
 
 const COLUMNS: Column<Row>[] = [
-  { key: 'id', label: 'Item', value: (r) => r.id },
-  { key: 'benchmark', label: 'Benchmark', value: (r) => r.benchmark },
-  { key: 'key', label: 'Key', value: (r) => r.key },
+  ...itemIdColumns<Row>(),
   {
     key: 'question',
     label: 'Question',
     value: (r) => r.question,
     render: (r) => <span className="question-cell">{r.question || '—'}</span>,
   },
-  {
-    key: 'accuracy',
-    label: 'Accuracy',
-    value: (r) => r.accuracy,
-    render: (r) => fmtPercent(r.accuracy, 0),
-    numeric: true,
-  },
+  accuracyColumn<Row>(),
   {
     key: 'choice',
     label: 'Top choices (share of LLMs)',
@@ -55,7 +48,7 @@ const COLUMNS: Column<Row>[] = [
   },
 ];
 
-const SEARCH = ['id', 'benchmark', 'question'];
+const SEARCH = [...ITEM_SEARCH_KEYS, 'question'];
 
 /**
  * The loaded items before any fit: texts, observed accuracy and how the LLMs'
