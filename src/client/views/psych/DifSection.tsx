@@ -6,8 +6,7 @@ import { groupsOf, parseGroups } from '../../../core/psych/groups';
 import { getBridge } from '../../bridge';
 import { useWorkerResult } from '../../workerData';
 import { Chart } from '../../components/Chart';
-import { DataTable } from '../../components/DataTable';
-import { columnsOf } from './columns';
+import { KeyTable } from './KeyTable';
 
 const MH_COLUMNS = [
   ...DIF_PAIR_COLUMNS,
@@ -85,7 +84,6 @@ export function DifSection({ ds }: { ds: Dataset }) {
       }),
     [top],
   );
-  const cols = useMemo(() => (rows ? columnsOf(rows, MH_COLUMNS) : []), [rows]);
   return (
     <section aria-labelledby="dif-h">
       <h3 id="dif-h">Differential item functioning</h3>
@@ -125,10 +123,10 @@ export function DifSection({ ds }: { ds: Dataset }) {
             {rows.length} item × group rows flagged.
           </p>
           <Chart render={render} name="dif-effect" heading="Largest |Δ_MH| with 95% intervals" />
-          <DataTable
+          <KeyTable
             rows={rows}
-            columns={cols}
-            rowKey={(r) => `${r.item}|${r.focal}`}
+            keys={MH_COLUMNS}
+            idKeys={['item', 'focal']}
             name="dif"
             caption="DIF (Mantel–Haenszel)"
             searchKeys={['item', 'focal']}

@@ -11,8 +11,8 @@ import { getBridge } from '../../bridge';
 import { afterNextFrame } from '../../useGradual';
 import { useWorkerResult } from '../../workerData';
 import { Chart } from '../../components/Chart';
-import { DataTable } from '../../components/DataTable';
-import { columnsOf, ddRows } from './columns';
+import { ddRows } from './columns';
+import { KeyTable } from './KeyTable';
 import { DifSection } from './DifSection';
 
 /**
@@ -91,7 +91,6 @@ function ItemFitSection({ mf }: { mf: PsychTables['modelFit'] }) {
       }),
     [mf],
   );
-  const cols = useMemo(() => columnsOf(mf.items, ITEM_FIT_COLUMNS), [mf]);
   const under = mf.items.filter((r) => r.flag === 'underfit').length;
   return (
     <section aria-labelledby="itemfit-h">
@@ -106,10 +105,10 @@ function ItemFitSection({ mf }: { mf: PsychTables['modelFit'] }) {
         <strong>{under}</strong> of {mf.items.length} items underfit.
       </p>
       <Chart render={renderFit} name="item-fit" heading="Infit against outfit" />
-      <DataTable
+      <KeyTable
         rows={mf.items}
-        columns={cols}
-        rowKey={(r) => r.item}
+        keys={ITEM_FIT_COLUMNS}
+        idKeys={['item']}
         name="itemfit"
         caption="Item fit"
         searchKeys={['item', 'benchmark', 'flag']}
@@ -121,22 +120,14 @@ function ItemFitSection({ mf }: { mf: PsychTables['modelFit'] }) {
 
 function FitAndReliability({ tables }: { tables: PsychTables }) {
   const { modelFit: mf, reliability: rel, classical } = tables;
-  const cols = useMemo(
-    () => ({
-      llms: columnsOf(mf.llms, PERSON_FIT_COLUMNS),
-      rel: columnsOf(rel, RELIABILITY_COLUMNS),
-      classical: columnsOf(classical.items, CLASSICAL_COLUMNS),
-    }),
-    [mf, rel, classical],
-  );
   return (
     <>
       <section aria-labelledby="llmfit-h">
         <h3 id="llmfit-h">LLM (person) fit</h3>
-        <DataTable
+        <KeyTable
           rows={mf.llms}
-          columns={cols.llms}
-          rowKey={(r) => r.llm}
+          keys={PERSON_FIT_COLUMNS}
+          idKeys={['llm']}
           name="llmfit"
           caption="LLM fit"
         />
@@ -147,20 +138,20 @@ function FitAndReliability({ tables }: { tables: PsychTables }) {
           Empirical: var(θ̂)/(var(θ̂) + mean SE²); marginal: 1/(1 + E[1/I(θ)]) over θ ~ N(0, 1);
           Cronbach&apos;s α on correctness over the LLMs observed on every item.
         </p>
-        <DataTable
+        <KeyTable
           rows={rel}
-          columns={cols.rel}
-          rowKey={(r) => r.benchmark}
+          keys={RELIABILITY_COLUMNS}
+          idKeys={['benchmark']}
           name="reliability"
           caption="Reliability"
         />
       </section>
       <section aria-labelledby="ctt-h">
         <h3 id="ctt-h">Classical item analysis</h3>
-        <DataTable
+        <KeyTable
           rows={classical.items}
-          columns={cols.classical}
-          rowKey={(r) => r.item}
+          keys={CLASSICAL_COLUMNS}
+          idKeys={['item']}
           name="classical"
           caption="Classical item analysis"
           searchKeys={['item', 'benchmark']}
@@ -173,14 +164,13 @@ function FitAndReliability({ tables }: { tables: PsychTables }) {
 
 function DdSection({ classical, ds }: { classical: PsychTables['classical']; ds: Dataset }) {
   const dd = useMemo(() => ddRows(classical.dd, ds.itemIds), [classical, ds]);
-  const cols = useMemo(() => columnsOf(dd, DD_COLUMNS), [dd]);
   return (
     <section aria-labelledby="dd-h">
       <h4 id="dd-h">Distractor plot data ({classical.groups} score groups)</h4>
-      <DataTable
+      <KeyTable
         rows={dd}
-        columns={cols}
-        rowKey={(r) => `${r.item}|${r.group}|${r.option}`}
+        keys={DD_COLUMNS}
+        idKeys={['item', 'group', 'option']}
         name="ddplot"
         caption="Option shares by score group"
         searchKeys={['item']}
