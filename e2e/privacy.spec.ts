@@ -30,21 +30,9 @@ function foreign(urls: { url: string }[], origin: string): string[] {
     .filter((u) => !u.startsWith(`${origin}/`) && !/^(data|blob):/.test(u));
 }
 
-/**
- * Clicks `button` and returns the name of the file it downloads. Headless
- * Chromium here now and then drops one of many quick downloads after the
- * page's click handler ran (seen with the anchor clicked and no download
- * begun), so a click that yields nothing within 10 s is made once more.
- */
+/** Clicks `button` and returns the name of the file it downloads (one retry: helpers.download). */
 async function exportName(page: Page, button: Locator): Promise<string> {
-  for (let attempt = 0; ; attempt++) {
-    const dl = page.waitForEvent('download', { timeout: 10_000 }).catch(() => null);
-    await button.click();
-    const d = await dl;
-    if (d) return d.suggestedFilename();
-    if (attempt > 0) throw new Error('the export produced no download, twice');
-    console.log('an export click produced no download; clicking again');
-  }
+  return (await download(page, button, 10_000)).name;
 }
 
 /** Clicks every SVG, PNG and CSV export button in view, waiting for each download. */
@@ -81,7 +69,7 @@ test('a whole session sends no request to another origin', async ({ page, contex
     if (name === 'LLMs') await chart(page, 'theta-ranking').locator('.llm-row').first().click();
     exported.push(...(await exportAll(page)));
   }
-  exported.push((await download(page, page.getByRole('button', { name: 'Export fit.json' }))).name);
+  exported.push(await exportName(page, page.getByRole('button', { name: 'Export fit.json' })));
   // A second fit (the fits table and its CSV), and a tfjs-wasm fit (its .wasm binary).
   await openTab(page, 'Items');
   await page.getByLabel('Engine').selectOption('tfjs-wasm');
