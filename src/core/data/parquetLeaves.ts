@@ -18,7 +18,7 @@ export function utf8Text(bytes: Uint8Array): string {
   if (n <= 32) {
     let any = 0;
     for (let i = 0; i < n; i++) any |= bytes[i];
-    if (any < 0x80) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+    if (any < 0x80) return Reflect.apply(String.fromCharCode, null, bytes) as string;
   }
   return decoder.decode(bytes);
 }
