@@ -1,5 +1,6 @@
 import type { FitEntry } from '../state';
 import { gateOf, gateWords } from '../../core/model/gate';
+import type { StartTrial } from '../../core/fit/types';
 
 /**
  * Says plainly whether the shown fit converged, why it stopped, and with what
@@ -51,6 +52,7 @@ export function ConvergenceBanner({
         {f.priorSelection.reason}
         {f.priorSelection.passes ? ` (${f.priorSelection.passes} passes over the data)` : ''}
       </p>
+      <StartsTable starts={f.priorSelection.starts} />
     </details>
   ) : null;
   const words = gateWords(f);
@@ -82,5 +84,46 @@ export function ConvergenceBanner({
       {gate}
       {trials}
     </div>
+  );
+}
+
+/**
+ * The final fit's two starts (core/fit/branch.ts): the objective has more
+ * than one optimum where the gate can open, so the fit runs from the
+ * documented start and from one with the gate nearly shut, and keeps the
+ * optimum that predicts the search's held-out cells better.
+ */
+function StartsTable({ starts }: { starts?: StartTrial[] }) {
+  if (!starts?.length) return null;
+  return (
+    <>
+      <table className="compact" data-testid="fit-starts">
+        <caption>Two starts of the final fit, kept by held-out loss</caption>
+        <thead>
+          <tr>
+            <th>start</th>
+            <th className="num">w0 at the start</th>
+            <th className="num">held-out loss per cell</th>
+            <th>converged</th>
+            <th>kept</th>
+          </tr>
+        </thead>
+        <tbody>
+          {starts.map((t) => (
+            <tr key={t.start} className={t.kept ? 'best' : undefined}>
+              <td>{t.start === 'open' ? 'documented (gate open)' : 'gate nearly shut'}</td>
+              <td className="num">{t.w0}</td>
+              <td className="num">{t.heldOutLoss.toFixed(4)}</td>
+              <td>{t.converged ? 'yes' : 'no'}</td>
+              <td>{t.kept ? 'yes' : 'no'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="muted small">
+        Each optimum was refitted on every fold of the search with its cells held out; the
+        one whose refits predict the held-out cells better is the fit shown.
+      </p>
+    </>
   );
 }

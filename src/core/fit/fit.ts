@@ -11,6 +11,7 @@ import { specsAt, type PriorScale } from '../model/hprior';
 import { fastFit, FAST_WARMUP, mixedPrecision } from './fast';
 import { choosePriorStrength, type StrengthChoice } from './strength';
 import { strengthPath } from './path';
+import { keptStart, refitHeldOut, shutStart, twoStarts } from './branch';
 import { buildFitJson } from './result';
 import { blockCurvature, PROBE_EVERY } from './blocks';
 import { exactCurvature } from './exactBlocks';
@@ -21,6 +22,7 @@ import {
   type FitJson,
   type FitProgress,
   type FitSettings,
+  type StartTrial,
   type TracePoint,
 } from './types';
 
@@ -136,6 +138,7 @@ export async function fitDatasetFull(
             reason: selection.reason,
             trials: selection.trials,
             passes: selection.passes,
+            ...(selection.starts && { starts: selection.starts }),
           }
         : undefined,
     });
@@ -306,7 +309,8 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
     let cap = settings.steps;
     const path = finalPath(settings, cposed); // issue 28: exact blocks, sweeps (finalPath)
     // The runs share the step cap: `settings.steps` bounds the final fit's work.
-    const run = async (x0: Float64Array, w: number, loose = false) => {
+    // `phase`: a run whose steps are progress of a phase, not the fit's own (no checkpoints).
+    const run = async (x0: Float64Array, w: number, phase?: string) => {
       const x =
         path.sweeps && w > 0
           ? await sweepFrom(path.sweeps, x0, { done, track, opts, canon, obj })
@@ -314,16 +318,14 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
       const r = await fastFit(f, x, {
         settings: { ...settings, steps: Math.max(1, cap - done.steps) },
         warm: path.sweeps ? 0 : w,
-        loose,
         precond: countPreconditioner(cposed),
         coarse: mixed,
         signal: opts.signal,
-        onStep: (st) =>
-          track.step(
-            { ...st, step: st.step + done.steps, passes: st.passes + done.passes },
-            obj.last.crossEntropy,
-            canon.fromCanonical,
-          ),
+        onStep: (st) => {
+          const at = { ...st, step: st.step + done.steps, passes: st.passes + done.passes };
+          if (phase) track.phase(at, phase);
+          else track.step(at, obj.last.crossEntropy, canon.fromCanonical);
+        },
         beforeLbfgs: opts.beforeLbfgs,
         curvature: path.exact
           ? exactCurvature(path.exact, PROBE_EVERY)
@@ -342,22 +344,31 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
     };
     const lambda = settings.priorStrength ?? 1;
     const at = (l: number) => (cposed.P.priors = specsAt(cposed.P.groups, l, override));
-    let x = start;
-    let w = warm;
     // Each rung runs to the full test: with a loose one the same cells read
     // from log-probabilities and from probabilities (last float32 bits apart)
     // ended 1e-4 apart in objective on the demo; to the full test, 7e-10. The
-    // rungs take at most half the cap: the fit at λ keeps the rest.
-    cap = Math.floor(settings.steps / 2);
-    for (const l of ladder) {
-      if (done.steps >= cap) break;
-      at(l);
-      x = (await run(x, w)).x;
-      w = 0;
-    }
-    cap = settings.steps;
-    at(lambda);
-    res = await run(x, w);
+    // rungs take at most half the cap: the fit at λ keeps the rest. Each
+    // start has the whole cap.
+    const along = async (x0: Float64Array, phase?: string) => {
+      const base = done.steps;
+      const basePasses = done.passes;
+      let x = x0;
+      let w = warm;
+      cap = base + Math.floor(settings.steps / 2);
+      for (const l of ladder) {
+        if (done.steps >= cap) break;
+        at(l);
+        x = (await run(x, w, phase)).x;
+        w = 0;
+      }
+      cap = base + settings.steps;
+      at(lambda);
+      const r = await run(x, w, phase);
+      return { ...r, steps: done.steps - base, passes: done.passes - basePasses };
+    };
+    res = await along(start);
+    if (selection && twoStarts(settings, cposed, selection, opts.start !== undefined))
+      res = await keepBetter(res, start, { ds, settings, handle, opts, track, posed: cposed, along, selection });
     res = { ...res, steps: done.steps, passes: done.passes };
   } finally {
     cengine.dispose();
@@ -365,6 +376,54 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
   res = { ...res, x: canon.fromCanonical(res.x) };
   const engine = await handle.create(posed.problem);
   return { res, engine, obj: makeObjective(posed, engine), mixed, selection };
+}
+
+/**
+ * The second start (branch.ts): the same ladder from the documented start
+ * with the gate nearly shut, both optima refitted on the search's folds, and
+ * the one with the lower held-out loss kept; the trials go to `selection`.
+ */
+async function keepBetter(
+  first: OptimResult,
+  start: Float64Array,
+  c: {
+    ds: Dataset;
+    settings: FitSettings;
+    handle: EngineHandle;
+    opts: FitOptions;
+    track: Tracker;
+    posed: Posed;
+    along: (x0: Float64Array, phase?: string) => Promise<OptimResult>;
+    selection: StrengthChoice;
+  },
+): Promise<OptimResult> {
+  const from = shutStart(c.posed, start);
+  const second = await c.along(from, 'a second start, with the fallback gate nearly shut');
+  const scoring = {
+    signal: c.opts.signal,
+    onStep: (st: OptimStep) => c.track.phase(st, 'scoring both optima on held-out cells'),
+  };
+  const w0 = c.posed.kind === 'nominal' ? c.posed.P.free.w0 : 0;
+  const trials: StartTrial[] = [];
+  for (const [r, x0, name] of [
+    [first, start, 'open'],
+    [second, from, 'shut'],
+  ] as const) {
+    const h = await refitHeldOut(c.ds, c.settings, c.handle, r.x, scoring);
+    trials.push({
+      start: name,
+      w0: x0[w0],
+      objective: r.value,
+      heldOutLoss: h.loss,
+      converged: r.converged,
+      passes: r.passes + h.passes,
+      kept: false,
+    });
+  }
+  const k = keptStart(trials);
+  trials[k].kept = true;
+  c.selection.starts = trials;
+  return k === 1 ? second : first;
 }
 
 /**

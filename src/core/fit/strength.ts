@@ -9,9 +9,9 @@ import { fastFit, FAST_WARMUP, mixedPrecision } from './fast';
 import type { OptimStep } from './optim';
 import { makeObjective, pose, type Posed } from './pose';
 import { countPreconditioner } from './precond';
-import type { FitSettings, StrengthTrial } from './types';
+import type { FitSettings, StartTrial, StrengthTrial } from './types';
 import type { EngineHandle } from './engineHandle';
-import { blockCurvature } from './blocks';
+import { curvatureFor } from './exactBlocks';
 
 /** Below this many observed cells there are too few to cross-validate on: λ = 1. */
 export const MIN_CELLS_TO_CHOOSE = 400;
@@ -40,13 +40,13 @@ export const CV_FOLDS = 5;
 export const CV_REPEATS = 1;
 
 /** One fold of one draw: hold out the cells with `folds[c] === k`. */
-interface FoldSpec {
+export interface FoldSpec {
   folds: Uint8Array;
   k: number;
 }
 
 /** Every fold of CV_REPEATS draws (seeds `seed`, `seed + 1`, …). */
-function foldSpecs(data: Dataset, seed: number, repeats = CV_REPEATS): FoldSpec[] {
+export function foldSpecs(data: Dataset, seed: number, repeats = CV_REPEATS): FoldSpec[] {
   const out: FoldSpec[] = [];
   for (let r = 0; r < repeats; r++) {
     const folds = cellFolds(data, CV_FOLDS, seed + r);
@@ -69,6 +69,8 @@ export interface StrengthChoice {
   share: boolean;
   passes: number;
   reason: string;
+  /** The final fit's two starts, where both ran (fit.ts, branch.ts). */
+  starts?: StartTrial[];
 }
 
 /**
@@ -93,12 +95,12 @@ function noSearch(reason: string): StrengthChoice {
 }
 
 /** One fold's problem: trained without the fold's cells, scored on them. */
-interface Fold {
+export interface Fold {
   posed: Posed;
   held: Problem;
 }
 
-function foldProblem(data: Dataset, { folds, k }: FoldSpec, settings: FitSettings): Fold {
+export function foldProblem(data: Dataset, { folds, k }: FoldSpec, settings: FitSettings): Fold {
   const posed = pose(
     hideCells(data, (c) => folds[c] === k),
     settings,
@@ -145,8 +147,11 @@ async function runFold(
   const out: FoldRun = { loss: [], x: [], converged: [], passes: 0 };
   try {
     const obj = makeObjective(posed, eng);
-    const curvature = blockCurvature(posed, obj.f, {
-      kind: settings.curvature,
+    // Exact blocks from one sweep where they apply (the final fit's probed
+    // ones otherwise): the same λ to a grid step on the demos at a third of
+    // the passes (reading 4,632 → 1,326; docs/priors.md).
+    const curvature = curvatureFor(posed, obj.f, {
+      kind: settings.curvature ?? 'exact',
       every: INNER_MAX_STEPS,
     });
     let x = posed.x0;

@@ -103,6 +103,23 @@ export interface StrengthTrial {
   converged: boolean;
 }
 
+/**
+ * One of the final fit's two starts (branch.ts): the documented start ('open',
+ * w0 = −2) or the gate nearly shut ('shut'), its optimum's objective and the
+ * held-out loss per cell of its warm refits on the search's folds.
+ */
+export interface StartTrial {
+  start: 'open' | 'shut';
+  w0: number;
+  /** The optimised objective at its optimum (cross-entropy + prior + penalty). */
+  objective: number;
+  heldOutLoss: number;
+  converged: boolean;
+  /** Passes of this start's fit and of its refits on the folds. */
+  passes: number;
+  kept: boolean;
+}
+
 /** Progress of a running fit, reported every few steps. */
 export interface FitProgress {
   step: number;
@@ -202,7 +219,14 @@ export interface FitJson {
   /** The priors in force: learnt scales (default mode) or the user's fixed ones. */
   priors?: PriorScale[];
   /** Default mode: how the prior strength λ was chosen, with each candidate's held-out loss. */
-  priorSelection?: { lambda: number; reason: string; trials: StrengthTrial[]; passes: number };
+  priorSelection?: {
+    lambda: number;
+    reason: string;
+    trials: StrengthTrial[];
+    passes: number;
+    /** The final fit's two starts, where both ran (branch.ts), the kept one marked. */
+    starts?: StartTrial[];
+  };
   seconds: number;
   engine: EngineName;
   engineReason: string;

@@ -64,6 +64,18 @@ function facts(fit: FitJson): string {
           : 'none (paper mode or a binary model)',
     ],
     [
+      'starts of the final fit',
+      sel?.starts?.length
+        ? sel.starts
+            .map(
+              (t) =>
+                `${t.start === 'open' ? 'documented (gate open)' : 'gate nearly shut'}, w0 ${fmt(t.w0, 1)}: held-out loss ${fmt(t.heldOutLoss, 4)} per cell${t.kept ? ' (kept)' : ''}`,
+            )
+            .join('; ') +
+          ' (each optimum refitted on the search folds; the lower held-out loss is the fit)'
+        : 'one (the documented start)',
+    ],
+    [
       'priors',
       fit.priors?.length
         ? fit.priors
