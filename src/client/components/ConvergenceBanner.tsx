@@ -121,8 +121,8 @@ function StartsTable({ starts }: { starts?: StartTrial[] }) {
         </tbody>
       </table>
       <p className="muted small">
-        Each optimum was refitted on every fold of the search with its cells held out; the
-        one whose refits predict the held-out cells better is the fit shown.
+        Each optimum was refitted on every fold of the search with its cells held out; the one whose
+        refits predict the held-out cells better is the fit shown.
       </p>
     </>
   );

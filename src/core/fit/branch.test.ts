@@ -58,7 +58,9 @@ describe('keeping one of two starts', () => {
     const eq10 = settings({ model: 'llmnrm', gate: 'eq10' });
     expect(twoStarts(eq10, p({ model: 'llmnrm', gate: 'eq10' }), sel(), false)).toBe(false);
     const paper = settings({ model: 'llmnrm', mode: 'paper', gate: 'eq10' });
-    expect(twoStarts(paper, p({ model: 'llmnrm', mode: 'paper', gate: 'eq10' }), sel(), false)).toBe(false);
+    expect(
+      twoStarts(paper, p({ model: 'llmnrm', mode: 'paper', gate: 'eq10' }), sel(), false),
+    ).toBe(false);
   });
 });
 

@@ -368,7 +368,16 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
     };
     res = await along(start);
     if (selection && twoStarts(settings, cposed, selection, opts.start !== undefined))
-      res = await keepBetter(res, start, { ds, settings, handle, opts, track, posed: cposed, along, selection });
+      res = await keepBetter(res, start, {
+        ds,
+        settings,
+        handle,
+        opts,
+        track,
+        posed: cposed,
+        along,
+        selection,
+      });
     res = { ...res, steps: done.steps, passes: done.passes };
   } finally {
     cengine.dispose();
