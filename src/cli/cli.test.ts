@@ -66,8 +66,9 @@ describe('llm-nrm CLI (bin/llm-nrm.js)', () => {
         ? /the fallback gate is shut on this data; the fit equals the no-fallback model/i
         : new RegExp(`The fallback gate is open: G reaches ${fit.gateMax.toFixed(3)}`),
     );
-    // The step cap bounds the final fit's runs together (each run may take one
-    // L-BFGS step past its share: fast.ts always takes one).
+    // The step cap bounds each start's runs together (each run may take one
+    // L-BFGS step past its share: fast.ts always takes one); fit.json's steps
+    // are the kept start's (branch.ts).
     expect(fit.steps).toBeLessThanOrEqual(403);
     const info = path.join(dir, 'info.csv');
     const r2 = run(['info', out, '--out', info]);

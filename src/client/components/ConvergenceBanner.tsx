@@ -90,7 +90,7 @@ export function ConvergenceBanner({
 /**
  * The final fit's two starts (core/fit/branch.ts): the objective has more
  * than one optimum where the gate can open, so the fit runs from the
- * documented start and from one with the gate nearly shut, and keeps the
+ * documented start and from one with the gate shut, and keeps the
  * optimum that predicts the search's held-out cells better.
  */
 function StartsTable({ starts }: { starts?: StartTrial[] }) {
@@ -111,7 +111,7 @@ function StartsTable({ starts }: { starts?: StartTrial[] }) {
         <tbody>
           {starts.map((t) => (
             <tr key={t.start} className={t.kept ? 'best' : undefined}>
-              <td>{t.start === 'open' ? 'documented (gate open)' : 'gate nearly shut'}</td>
+              <td>{t.start === 'open' ? 'documented (gate open)' : 'gate shut'}</td>
               <td className="num">{t.w0}</td>
               <td className="num">{t.heldOutLoss.toFixed(4)}</td>
               <td>{t.converged ? 'yes' : 'no'}</td>

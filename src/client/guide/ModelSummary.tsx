@@ -110,8 +110,9 @@ export function ModelSummary() {
           the N(0, 1) ability prior, minimised jointly over all parameters (MAP). The paper uses
           Adam for 2,500 steps (&ldquo;paper&rdquo; mode). The workbench&apos;s default standardises
           θ and gives every parameter group a prior whose strength is chosen on held-out cells, then
-          fits until a gradient test passes; the Fit panel&apos;s status line says the priors in
-          force and whether the fit converged.
+          fits until a gradient test passes, from two starts (the fallback gate open and shut),
+          keeping the optimum that predicts held-out cells better; the Fit panel&apos;s status line
+          says the priors in force, which start was kept and whether the fit converged.
         </dd>
       </dl>
     </details>

@@ -2,10 +2,10 @@
  * Two starts for the final fit, kept by held-out loss (issue 27). Where the
  * fallback gate can open, the objective has more than one optimum, and the
  * one the documented start (w0 = −2, gate open) reaches is not always the
- * one that predicts best: on the reading demo it sat 0.4% lower in objective
- * and 2% worse held out than the optimum reached from a start with the gate
- * nearly shut, on every one of the search's folds; on the economics demo and
- * on simulated sets with the gate open the documented start's optimum won.
+ * one that predicts best: on the reading demo it was 1.6% worse held out than
+ * the optimum reached with the gate shut, on every one of the search's folds;
+ * on the economics demo and on simulated sets with the gate open the
+ * documented start's optimum won.
  * So where λ was chosen by the search, the fit runs from both starts, each
  * along the same ladder in λ (path.ts), and keeps the optimum whose warm
  * refits on the search's folds predict their held-out cells better. Like
@@ -25,7 +25,14 @@ import type { EngineHandle } from './engineHandle';
 import type { OptimStep } from './optim';
 import type { FitSettings, StartTrial } from './types';
 
-/** The second start's w0: the gate nearly shut (σ(−10) ≈ 4.5e-5 at a zero margin). */
+/**
+ * The second start's w0: the gate shut (σ(−30) ≈ 1e-13 at a zero margin),
+ * where its parameters have no gradient from the data, so the fit from it is
+ * the no-fallback model's unless the data pull the gate open. A start at −10
+ * reached an optimum with the gate open at a few cells instead, which
+ * predicted reading's outer folds worse (llmnrm 1.013 × no-fallback's loss
+ * against 1.006 × from −30).
+ */
 export const SHUT_START_W0 = -30;
 
 /**
@@ -62,7 +69,7 @@ export function twoStarts(
   );
 }
 
-/** The documented start with the gate nearly shut (w0 = SHUT_START_W0). */
+/** The documented start with the gate shut (w0 = SHUT_START_W0). */
 export function shutStart(posed: Posed, x: Float64Array): Float64Array {
   if (posed.kind !== 'nominal') throw new Error('internal: a binary model has no gate');
   const out = Float64Array.from(x);

@@ -110,6 +110,12 @@ describe('recovery on data simulated from LLM-NRM (60 LLMs × 400 items, mixed K
     expect(fit.converged).toBe(true);
     const figures = figuresOf(fit);
     console.log('recovery figures (default)', JSON.stringify(figures));
+    // Of the two starts (branch.ts) the documented one, gate open, predicts the
+    // search's held-out cells better here, as the truth's gate is open.
+    expect(fit.priorSelection?.starts?.map((t) => [t.start, t.kept])).toEqual([
+      ['open', true],
+      ['shut', false],
+    ]);
     expect(figures.spearmanTheta).toBeGreaterThan(0.95);
     expect(figures.meanAbsProbGap).toBeLessThan(0.025);
     // Since the final fit starts from the documented start (issue 27; λ is at
@@ -145,21 +151,25 @@ describe('recovery on data simulated from LLM-NRM (60 LLMs × 400 items, mixed K
 describe('optimisers and posing', () => {
   const { data } = simulateNominal({ J: 30, I: 120, seed: 9, missing: 0.05, concentration: 100 });
 
-  it('the default: its final fit converges in fewer passes than paper Adam-2500, its 5-fold search in fewer than two such fits', async () => {
+  it('the default: search, two starts and their refits converge in fewer passes than two paper Adam-2500 fits', async () => {
     // Cross-entropies are not comparable: the default's data-chosen priors give
     // up training fit for held-out likelihood by design (docs/priors.md).
     // Since λ is chosen by 5-fold cross-validation (issue 27) the search costs
     // about five times the old single hold-out (here 2,453 passes; the final fit
     // 1,995 at λ 16, 4900.10, where one start from the folds' mean had
     // taken 848 to a worse optimum, 4940.79): the speed issue is where it is to
-    // be won back, not this bound.
+    // be won back, not this bound. Since the final fit runs from two starts
+    // and refits both on the folds (branch.ts) and the search's inner fits take
+    // exact curvature blocks: search 755, fit 3,904 with the refits (4,659 in
+    // all, was 4,448).
     const fast = await fitDataset(data, { model: 'llmnrm' });
     const search = fast.priorSelection?.passes ?? 0;
     console.log('default vs adam-2500 passes', { fit: fast.passes, search });
     expect(fast.converged).toBe(true);
-    expect(fast.passes).toBeLessThan(PAPER_ADAM.steps);
+    expect(fast.priorSelection?.starts?.length).toBe(2);
     expect(search).toBeGreaterThan(0);
-    expect(search).toBeLessThan(2 * PAPER_ADAM.steps);
+    expect(search).toBeLessThan(PAPER_ADAM.steps);
+    expect(fast.passes + search).toBeLessThan(2 * PAPER_ADAM.steps);
   });
 
   it('under the well-posed default a fit twice as long changes nothing; in paper mode θ keeps shrinking', async () => {

@@ -377,8 +377,9 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
         posed: cposed,
         along,
         selection,
+        done,
       });
-    res = { ...res, steps: done.steps, passes: done.passes };
+    res = { ...res, passes: done.passes }; // steps: the kept start's; passes: all
   } finally {
     cengine.dispose();
   }
@@ -389,8 +390,9 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
 
 /**
  * The second start (branch.ts): the same ladder from the documented start
- * with the gate nearly shut, both optima refitted on the search's folds, and
- * the one with the lower held-out loss kept; the trials go to `selection`.
+ * with the gate shut, both optima refitted on the search's folds (their
+ * passes counted in the fit's), and the one with the lower held-out loss
+ * kept; the trials go to `selection`.
  */
 async function keepBetter(
   first: OptimResult,
@@ -404,10 +406,12 @@ async function keepBetter(
     posed: Posed;
     along: (x0: Float64Array, phase?: string) => Promise<OptimResult>;
     selection: StrengthChoice;
+    /** The fit's pass count, which the refits' passes join. */
+    done: { passes: number };
   },
 ): Promise<OptimResult> {
   const from = shutStart(c.posed, start);
-  const second = await c.along(from, 'a second start, with the fallback gate nearly shut');
+  const second = await c.along(from, 'a second start, with the fallback gate shut');
   const scoring = {
     signal: c.opts.signal,
     onStep: (st: OptimStep) => c.track.phase(st, 'scoring both optima on held-out cells'),
@@ -419,6 +423,7 @@ async function keepBetter(
     [second, from, 'shut'],
   ] as const) {
     const h = await refitHeldOut(c.ds, c.settings, c.handle, r.x, scoring);
+    c.done.passes += h.passes;
     trials.push({
       start: name,
       w0: x0[w0],

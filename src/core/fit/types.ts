@@ -14,7 +14,7 @@ export interface FitSettings {
   mode: Mode;
   /** 'fast' = L-BFGS to convergence; 'adam' = the paper's full-batch Adam. */
   optimizer: OptimizerName;
-  /** Adam steps, or the iteration cap for 'fast'. */
+  /** Adam steps, or the iteration cap for 'fast' (for each of the final fit's starts, branch.ts). */
   steps: number;
   /** Adam learning rate. */
   lr: number;
@@ -105,7 +105,7 @@ export interface StrengthTrial {
 
 /**
  * One of the final fit's two starts (branch.ts): the documented start ('open',
- * w0 = −2) or the gate nearly shut ('shut'), its optimum's objective and the
+ * w0 = −2) or the gate shut ('shut'), its optimum's objective and the
  * held-out loss per cell of its warm refits on the search's folds.
  */
 export interface StartTrial {
@@ -207,7 +207,9 @@ export interface FitJson {
   prior: number;
   meanCrossEntropy: number;
   nCells: number;
+  /** Optimiser steps of the fit shown (the kept start's, where two ran: branch.ts). */
   steps: number;
+  /** Passes over the data: every start's and the refits' (the λ search's are in priorSelection). */
   passes: number;
   converged: boolean;
   /** Why the optimiser stopped (see StopReason). */

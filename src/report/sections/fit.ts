@@ -69,7 +69,7 @@ function facts(fit: FitJson): string {
         ? sel.starts
             .map(
               (t) =>
-                `${t.start === 'open' ? 'documented (gate open)' : 'gate nearly shut'}, w0 ${fmt(t.w0, 1)}: held-out loss ${fmt(t.heldOutLoss, 4)} per cell${t.kept ? ' (kept)' : ''}`,
+                `${t.start === 'open' ? 'documented (gate open)' : 'gate shut'}, w0 ${fmt(t.w0, 1)}: held-out loss ${fmt(t.heldOutLoss, 4)} per cell${t.kept ? ' (kept)' : ''}`,
             )
             .join('; ') +
           ' (each optimum refitted on the search folds; the lower held-out loss is the fit)'
