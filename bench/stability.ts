@@ -67,7 +67,8 @@ for (const name of setsArg.split(',')) {
       `${name} (${ds.J} × ${ds.I}): λ over seeds ${lambdas.join(', ')}`,
       `  seeds: max |Δθ|/SE ${fmt(worst.z)} (|Δθ| ${fmt(worst.d)}, ${worst.id}, seed ${worst.seed}); ` +
         `objectives ${fmt(Math.min(...fits.map((f) => f.objective)), 2)}–${fmt(Math.max(...fits.map((f) => f.objective)), 2)}; ` +
-        `all converged ${fits.every((f) => f.converged)}`,
+        `all converged ${fits.every((f) => f.converged)}; kept start over seeds ` +
+        fits.map((f) => f.priorSelection?.starts?.find((t) => t.kept)?.start ?? 'one').join(','),
       `  renamed + reordered: λ ${renamed.settings.priorStrength}, objective rel. diff ${relObj.toExponential(2)}, ` +
         `max |Δθ| ${rw.d.toExponential(2)} (${fmt(rw.z, 6)} SE)`,
       `  search passes ${Math.min(...passes)}–${Math.max(...passes)}, final-fit passes ` +
