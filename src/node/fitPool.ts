@@ -37,34 +37,60 @@ export interface FitPool {
   close(): Promise<void>;
 }
 
-/** `threads` worker threads running fits on the engine named (wasm or fused). */
+/**
+ * `threads` worker threads running fits on the engine named (wasm or fused).
+ * A thread that dies (an uncaught error, or it exits) fails only the fit it
+ * was running, and a fresh thread takes its place. `script` is the thread's
+ * entry (fitThread.mjs; tests give another).
+ */
 export function createFitPool(
   threads: number,
   engine: { name: EngineName; reason: string },
+  script: URL = new URL('./fitThread.mjs', import.meta.url),
 ): FitPool {
   const pending = new Map<number, Pending>();
   const idle: Worker[] = [];
   const waiting: ((w: Worker) => void)[] = [];
+  /** The job each thread is running, and the threads that died. */
+  const running = new Map<Worker, number>();
+  const dead = new Set<Worker>();
+  const live = new Set<Worker>();
+  let closing = false;
   let nextId = 0;
-  const onReply = (m: FitReply) => {
-    const p = pending.get(m.id);
+  const settle = (id: number, m: { json: FitJson } | { error: Error }) => {
+    const p = pending.get(id);
     if (!p) return;
-    if (m.type === 'progress') return p.onProgress?.(m.progress);
-    pending.delete(m.id);
-    if (m.type === 'done') p.resolve(m.json);
-    else p.reject(Object.assign(new Error(m.message), { name: m.name }));
+    pending.delete(id);
+    if ('json' in m) p.resolve(m.json);
+    else p.reject(m.error);
   };
-  const workers = Array.from({ length: threads }, () => {
-    const w = new Worker(new URL('./fitThread.mjs', import.meta.url));
+  const onReply = (m: FitReply) => {
+    if (m.type === 'progress') return pending.get(m.id)?.onProgress?.(m.progress);
+    if (m.type === 'done') settle(m.id, { json: m.json });
+    else settle(m.id, { error: Object.assign(new Error(m.message), { name: m.name }) });
+  };
+  const spawn = () => {
+    const w = new Worker(script);
+    const die = (error: Error) => {
+      if (dead.has(w)) return;
+      dead.add(w);
+      const k = idle.indexOf(w);
+      if (k >= 0) {
+        live.delete(w);
+        idle[k] = spawn();
+      }
+      const id = running.get(w);
+      if (id !== undefined) settle(id, { error });
+    };
     w.on('message', onReply);
-    w.on('error', (e: unknown) => {
-      const err = e instanceof Error ? e : new Error(String(e));
-      for (const p of pending.values()) p.reject(err);
-      pending.clear();
+    w.on('error', (e: unknown) => die(e instanceof Error ? e : new Error(String(e))));
+    w.on('exit', (code) => {
+      if (!closing) die(new Error(`a fit thread exited (code ${code}) during the fit`));
     });
-    idle.push(w);
+    live.add(w);
     return w;
-  });
+  };
+  for (let t = 0; t < threads; t++) idle.push(spawn());
   const acquire = () =>
     new Promise<Worker>((resolve) => {
       const w = idle.pop();
@@ -72,6 +98,12 @@ export function createFitPool(
       else waiting.push(resolve);
     });
   const release = (w: Worker) => {
+    running.delete(w);
+    if (dead.has(w)) {
+      live.delete(w);
+      void w.terminate();
+      w = spawn();
+    }
     const next = waiting.shift();
     if (next) next(w);
     else idle.push(w);
@@ -85,6 +117,9 @@ export function createFitPool(
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       return await new Promise<FitJson>((resolve, reject) => {
         pending.set(id, { resolve, reject, onProgress: opts.onProgress });
+        running.set(w, id);
+        if (dead.has(w))
+          return settle(id, { error: new Error('a fit thread died before the fit') });
         w.postMessage({ type: 'fit', id, ds, settings, engine } satisfies FitJob);
       });
     } finally {
@@ -95,7 +130,8 @@ export function createFitPool(
   return {
     fit,
     close: async () => {
-      await Promise.all(workers.map((w) => w.terminate()));
+      closing = true;
+      await Promise.all([...live].map((w) => w.terminate()));
     },
   };
 }
