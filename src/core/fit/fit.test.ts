@@ -160,7 +160,7 @@ describe('optimisers and posing', () => {
     // taken 848 to a worse optimum, 4940.79): the speed issue is where it is to
     // be won back, not this bound. Since the final fit runs from two starts
     // and refits both on the folds (branch.ts) and the search's inner fits take
-    // exact curvature blocks: search 755, fit 3,904 with the refits (4,659 in
+    // exact curvature blocks: search 755, fit 3,220 with the refits (3,975 in
     // all, was 4,448).
     const fast = await fitDataset(data, { model: 'llmnrm' });
     const search = fast.priorSelection?.passes ?? 0;

@@ -308,7 +308,6 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
     // The step count the current run may reach (the ladder's rungs: half the cap).
     let cap = settings.steps;
     const path = finalPath(settings, cposed); // issue 28: exact blocks, sweeps (finalPath)
-    // The runs share the step cap: `settings.steps` bounds the final fit's work.
     // `phase`: a run whose steps are progress of a phase, not the fit's own (no checkpoints).
     const run = async (x0: Float64Array, w: number, phase?: string, exact = path.exact) => {
       const x =
@@ -344,26 +343,27 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
     };
     const lambda = settings.priorStrength ?? 1;
     const at = (l: number) => (cposed.P.priors = specsAt(cposed.P.groups, l, override));
-    // Each rung runs to the full test: with a loose one the same cells read
-    // from log-probabilities and from probabilities (last float32 bits apart)
-    // ended 1e-4 apart in objective on the demo; to the full test, 7e-10. The
-    // rungs take at most half the cap: the fit at λ keeps the rest. Each
-    // start has the whole cap.
+    // Rungs run to the full test (a loose one left formats 1e-4 apart, the
+    // full one 7e-10) in at most half the cap; each start has the whole cap.
+    // The first run from x0 takes `exact` (probed blocks where null); later
+    // ones start at an optimum and take exact blocks there (finalPath).
     const along = async (x0: Float64Array, phase?: string, exact = path.exact) => {
       const base = done.steps;
       const basePasses = done.passes;
       let x = x0;
       let w = warm;
+      let next = exact;
       cap = base + Math.floor(settings.steps / 2);
       for (const l of ladder) {
         if (done.steps >= cap) break;
         at(l);
-        x = (await run(x, w, phase, exact)).x;
+        x = (await run(x, w, phase, next)).x;
+        next = exact ?? path.warm;
         w = 0;
       }
       cap = base + settings.steps;
       at(lambda);
-      const r = await run(x, w, phase, exact);
+      const r = await run(x, w, phase, next);
       return { ...r, steps: done.steps - base, passes: done.passes - basePasses };
     };
     res = await along(start);
@@ -509,24 +509,34 @@ async function sweepFrom(
  * models in the default mode with the margin gate or none); `sweeps`, the
  * problem whose cold start (the ladder's first rung, or the one run) runs
  * the alternating sweeps in place of the Adam warm-up (FitSettings.finalFit
- * 'alternate'). The settings record what runs.
+ * 'alternate'). `warm`: the problem whose runs after the ladder's first rung
+ * take exact blocks (unless the settings ask for probed blocks or none):
+ * they start at the last rung's optimum, where exact blocks reached the
+ * same optima as probed ones at 0.6–0.7 of the passes (docs/priors.md); the
+ * first, cold run keeps the probed blocks, with which the 60 × 400
+ * simulation of fit.test reaches its lower optimum. The settings record
+ * what runs.
  */
 function finalPath(
   settings: FitSettings,
   posed: Posed,
-): { exact: NominalPosed | null; sweeps: NominalPosed | null } {
+): { exact: NominalPosed | null; sweeps: NominalPosed | null; warm: NominalPosed | null } {
   const ok = settings.mode === 'default' && alternates(posed) ? posed : null;
   if (!ok) {
     // Where exact blocks do not apply the probed ones run, and are recorded.
     if (settings.curvature === 'exact') settings.curvature = 'blocks';
-    return { exact: null, sweeps: null };
+    return { exact: null, sweeps: null, warm: null };
   }
+  // Warm runs (the ladder's rungs after the first, the fit at λ after a
+  // rung) take exact blocks unless the settings ask for probed ones or none.
+  const warm = settings.curvature === 'blocks' || settings.curvature === 'counts' ? null : ok;
   // What runs is recorded where it is not the path before issue 28 (or was asked for).
   if ((settings.curvature ?? CURVATURE) === 'exact') settings.curvature = 'exact';
   if ((settings.finalFit ?? FINAL_FIT) === 'alternate') settings.finalFit = 'alternate';
   return {
     exact: settings.curvature === 'exact' ? ok : null,
     sweeps: settings.finalFit === 'alternate' ? ok : null,
+    warm,
   };
 }
 
