@@ -46,6 +46,10 @@ test('a dropped file is fitted with no click, and says it converged', async ({ p
   const starts = page.getByTestId('fit-starts');
   await expect(starts.locator('tbody tr')).toHaveCount(2);
   await expect(starts.locator('tr.best')).toContainText('gate shut');
+  // λ's own uncertainty, and that it is in the SEs shown.
+  const spread = page.getByTestId('fit-spread');
+  await expect(spread).toContainText('chosen again with each fold left out');
+  await expect(spread).toContainText('share is in every SE(θ) shown');
 });
 
 test('warnings of one kind from several files are one group with a count', async ({ page }) => {

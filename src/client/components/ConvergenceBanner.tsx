@@ -1,6 +1,6 @@
 import type { FitEntry } from '../state';
 import { gateOf, gateWords } from '../../core/model/gate';
-import type { StartTrial } from '../../core/fit/types';
+import type { FitJson, StartTrial } from '../../core/fit/types';
 
 /**
  * Says plainly whether the shown fit converged, why it stopped, and with what
@@ -53,6 +53,7 @@ export function ConvergenceBanner({
         {f.priorSelection.passes ? ` (${f.priorSelection.passes} passes over the data)` : ''}
       </p>
       <StartsTable starts={f.priorSelection.starts} />
+      <SpreadNote fit={f} />
     </details>
   ) : null;
   const words = gateWords(f);
@@ -125,5 +126,27 @@ function StartsTable({ starts }: { starts?: StartTrial[] }) {
         refits predict the held-out cells better is the fit shown.
       </p>
     </>
+  );
+}
+
+/**
+ * λ's own uncertainty (core/fit/strengthShare.ts): λ chosen again with each
+ * fold of the search left out, and what it adds to SE(θ).
+ */
+function SpreadNote({ fit }: { fit: FitJson }) {
+  const spread = fit.priorSelection?.spread;
+  if (!spread) return null;
+  let top = fit.llms[0];
+  for (const l of fit.llms) if ((l.thetaSELambda ?? 0) > (top.thetaSELambda ?? 0)) top = l;
+  const most = top.thetaSELambda ?? 0;
+  return (
+    <p className="muted small" data-testid="fit-spread">
+      λ is an estimate too: chosen again with each fold left out it is{' '}
+      {spread.leaveOneOut.map((l) => l.toPrecision(3)).join(', ')} (jackknife sd of log λ{' '}
+      {spread.sdLogLambda.toFixed(3)}). θ moved with λ in two refits at λ·e^±{spread.step}; that
+      share is in every SE(θ) shown, at most {most.toFixed(3)} ({top.id}, whose SE is{' '}
+      {top.thetaSE.toFixed(3)}).
+      {spread.converged ? '' : ' One of the refits did not pass the convergence test.'}
+    </p>
   );
 }

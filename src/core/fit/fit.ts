@@ -16,6 +16,7 @@ import { buildFitJson } from './result';
 import { blockCurvature, PROBE_EVERY } from './blocks';
 import { exactCurvature } from './exactBlocks';
 import { alternate, alternates } from './alternate';
+import { jackknifeLogStrength, STRENGTH_STEP, thetaSlope } from './strengthShare';
 import {
   DEFAULT_SETTINGS,
   PAPER_ADAM,
@@ -139,8 +140,10 @@ export async function fitDatasetFull(
             trials: selection.trials,
             passes: selection.passes,
             ...(selection.starts && { starts: selection.starts }),
+            ...(selection.spread && { spread: selection.spread }),
           }
         : undefined,
+      thetaSlope: selection?.slope,
     });
     return { json, x: res.x };
   } finally {
@@ -367,18 +370,11 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
       return { ...r, steps: done.steps - base, passes: done.passes - basePasses };
     };
     res = await along(start);
+    const ctx = { ds, settings, handle, opts, track, posed: cposed, along, done };
     if (selection && twoStarts(settings, cposed, selection, opts.start !== undefined))
-      res = await keepBetter(res, start, {
-        ds,
-        settings,
-        handle,
-        opts,
-        track,
-        posed: cposed,
-        along,
-        selection,
-        done,
-      });
+      res = await keepBetter(res, start, { ...ctx, selection });
+    if (selection?.folds && !selection.share)
+      await measureSpread(selection, res.x, ctx, (x) => thetaIn(posed, canon.fromCanonical(x)));
     res = { ...res, passes: done.passes }; // steps: the kept start's; passes: all
   } finally {
     cengine.dispose();
@@ -386,6 +382,52 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
   res = { ...res, x: canon.fromCanonical(res.x) };
   const engine = await handle.create(posed.problem);
   return { res, engine, obj: makeObjective(posed, engine), mixed, selection };
+}
+
+/** θ of free vector x of `posed` (its LLMs' order). */
+function thetaIn(posed: Posed, x: Float64Array): Float64Array {
+  const nat = new Float64Array(posed.P.natSize);
+  posed.P.toNatural(x, nat);
+  const { theta, J } = posed.problem.layout;
+  return nat.slice(theta, theta + J);
+}
+
+/**
+ * λ's share of SE(θ) (strengthShare.ts): the jackknife of log λ over the
+ * search's folds and θ's slope in log λ from two warm refits at the optimum
+ * `x` of the canonical copy; the refits' passes join the fit's.
+ */
+async function measureSpread(
+  selection: StrengthChoice,
+  x: Float64Array,
+  c: {
+    posed: Posed;
+    settings: FitSettings;
+    handle: EngineHandle;
+    opts: FitOptions;
+    track: Tracker;
+    done: { passes: number };
+  },
+  thetaOf: (x: Float64Array) => Float64Array,
+): Promise<void> {
+  const jack = jackknifeLogStrength(selection.folds!);
+  const t = await thetaSlope(c.posed, x, selection.lambda, {
+    settings: c.settings,
+    handle: c.handle,
+    override: c.settings.prior ?? {},
+    thetaOf,
+    signal: c.opts.signal,
+    onStep: (st) => c.track.phase(st, "measuring θ's slope in the prior strength"),
+  });
+  c.done.passes += t.passes;
+  selection.slope = t.slope;
+  selection.spread = {
+    sdLogLambda: jack.sd,
+    leaveOneOut: jack.u.map((u) => Number(Math.exp(u).toPrecision(4))),
+    step: STRENGTH_STEP,
+    passes: t.passes,
+    converged: t.converged,
+  };
 }
 
 /**

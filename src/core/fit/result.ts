@@ -23,6 +23,8 @@ interface BuildArgs {
   trace: TracePoint[];
   scales: PriorScale[];
   priorSelection?: FitJson['priorSelection'];
+  /** ∂θ_j/∂log λ (data order) where λ's share of SE(θ) was measured (priorSelection.spread). */
+  thetaSlope?: Float64Array;
   precision: FitJson['precision'];
 }
 
@@ -155,7 +157,27 @@ export async function buildFitJson(a: BuildArgs): Promise<FitJson> {
     notes: [...identificationNotes(ds, a.settings.mode), ...modelNotes(a)],
     trace: a.trace,
   };
-  return attachSE(json, unc);
+  return addStrengthShare(attachSE(json, unc), a.thetaSlope);
+}
+
+/**
+ * λ's share of SE(θ) (strengthShare.ts): |∂θ_j/∂log λ| · sd(log λ), added in
+ * quadrature to the SE at λ, and said in `seMethod`.
+ */
+function addStrengthShare(json: FitJson, slope: Float64Array | undefined): FitJson {
+  const spread = json.priorSelection?.spread;
+  if (!spread || !slope) return json;
+  json.llms.forEach((l, j) => {
+    const part = Math.abs(slope[j]) * spread.sdLogLambda;
+    l.thetaSELambda = part;
+    l.thetaSE = Math.hypot(l.thetaSE, part);
+  });
+  json.seMethod =
+    `${json.seMethod ?? ''}; SE(θ) adds λ's share in quadrature: |∂θ/∂log λ| · sd(log λ), ` +
+    `with sd(log λ) = ${spread.sdLogLambda.toFixed(3)} by the jackknife over the search's ` +
+    `${spread.leaveOneOut.length} folds and ∂θ/∂log λ from refits at λ·e^±${spread.step}` +
+    (spread.converged ? '' : ' (a refit did not pass the convergence test)');
+  return json;
 }
 
 /** fit.json's `gate` and `gateMax` (models with the fallback gate). */

@@ -9,7 +9,7 @@ import { fastFit, FAST_WARMUP, mixedPrecision } from './fast';
 import type { OptimStep } from './optim';
 import { makeObjective, pose, type Posed } from './pose';
 import { countPreconditioner } from './precond';
-import type { FitSettings, StartTrial, StrengthTrial } from './types';
+import type { FitSettings, StartTrial, StrengthSpread, StrengthTrial } from './types';
 import type { EngineHandle } from './engineHandle';
 import { curvatureFor } from './exactBlocks';
 
@@ -71,6 +71,20 @@ export interface StrengthChoice {
   reason: string;
   /** The final fit's two starts, where both ran (fit.ts, branch.ts). */
   starts?: StartTrial[];
+  /** Each fold's held-out loss at each grid candidate, for λ's share of the SEs (strengthShare.ts). */
+  folds?: FoldLosses;
+  /** λ's share of SE(θ), where the fit measured it (fit.ts, strengthShare.ts). */
+  spread?: StrengthSpread;
+  /** ∂θ_j/∂log λ in the data's LLM order, with `spread`. */
+  slope?: Float64Array;
+}
+
+/** Held-out losses fold by fold: `loss[m][k]` summed over fold k's held cells at `lambdas[m]`. */
+export interface FoldLosses {
+  lambdas: number[];
+  loss: number[][];
+  /** Held-out cells per fold. */
+  held: number[];
 }
 
 /**
@@ -190,17 +204,40 @@ async function runFold(
  * of the losses.
  */
 export function refineStrength(grid: readonly number[], loss: readonly number[]): number {
+  const v = strengthVertex(grid, loss);
+  if (v.end >= 0) return grid[v.end];
+  const steps = Math.round((STRENGTH_STEPS * v.u) / Math.LN2);
+  return Number((2 ** (steps / STRENGTH_STEPS)).toPrecision(3));
+}
+
+/**
+ * log λ at the minimum of the parabola through the best grid point and its
+ * neighbours, kept between them, unrounded (`end`: the index of the best
+ * point where it is at an end of the grid, and u its log; else −1).
+ */
+export function strengthVertex(
+  grid: readonly number[],
+  loss: readonly number[],
+): { u: number; end: number } {
   let b = 0;
   for (let m = 1; m < loss.length; m++) if (loss[m] < loss[b]) b = m;
-  if (b === 0 || b === grid.length - 1) return grid[b];
+  if (b === 0 || b === grid.length - 1) return { u: Math.log(grid[b]), end: b };
+  const u = vertexThrough(grid, loss, b);
+  return { u: Math.min(Math.log(grid[b + 1]), Math.max(Math.log(grid[b - 1]), u)), end: -1 };
+}
+
+/**
+ * log λ at the vertex of the parabola in log λ through candidates b − 1, b
+ * and b + 1 (unevenly spaced allowed), unclamped; log λ_b where the parabola
+ * is not convex.
+ */
+export function vertexThrough(grid: readonly number[], loss: readonly number[], b: number): number {
   const [u0, u1, u2] = [grid[b - 1], grid[b], grid[b + 1]].map(Math.log);
   const [l0, l1, l2] = [loss[b - 1], loss[b], loss[b + 1]];
-  // Vertex of the parabola through three points (u need not be evenly spaced).
   const num = (u1 - u0) ** 2 * (l1 - l2) - (u1 - u2) ** 2 * (l1 - l0);
+  // den = −(u1 − u0)(u2 − u1)(u2 − u0) × the parabola's curvature: negative where convex.
   const den = (u1 - u0) * (l1 - l2) - (u1 - u2) * (l1 - l0);
-  const u = den > 0 || den < 0 ? u1 - num / (2 * den) : u1;
-  const steps = Math.round((STRENGTH_STEPS * Math.min(u2, Math.max(u0, u))) / Math.LN2);
-  return Number((2 ** (steps / STRENGTH_STEPS)).toPrecision(3));
+  return den < 0 ? u1 - num / (2 * den) : u1;
 }
 
 /** Mean of the folds' free vectors (a start for the full fit). */
@@ -269,6 +306,11 @@ export async function choosePriorStrength(
     x: start,
     share: kept !== null,
     passes: grid.passes + (last?.passes ?? 0),
+    folds: {
+      lambdas: [...grid.lambdas],
+      loss: grid.lambdas.map((_, m) => grid.runs.map((r) => r.loss[m])),
+      held: grid.held,
+    },
     reason: strengthReason(
       lambda,
       grid.lambdas,
@@ -292,20 +334,23 @@ interface Grid {
   passes: number;
   /** Fold 0's problem (the layout of every fold's free vector). */
   posed: Posed;
+  /** Held-out cells per fold. */
+  held: number[];
 }
 
 /** STRENGTH_GRID's candidates, run fold by fold; losses per cell summed over folds. */
 async function searchGrid(data: Dataset, folds: FoldSpec[], ctx: InnerContext): Promise<Grid> {
   const runs: FoldRun[] = [];
   let posed: Posed | null = null;
-  let nHeld = 0;
+  const held: number[] = [];
   for (let k = 0; k < folds.length; k++) {
     const f = foldProblem(data, folds[k], ctx.settings);
     posed ??= f.posed;
-    nHeld += f.held.cells.n;
+    held.push(f.held.cells.n);
     const starts = STRENGTH_GRID.map((_, m) => (k === 0 ? null : runs[k - 1].x[m]));
     runs.push(await runFold(f, STRENGTH_GRID, starts, ctx));
   }
+  const nHeld = held.reduce((s, n) => s + n, 0);
   const loss = STRENGTH_GRID.map((_, m) => runs.reduce((s, r) => s + r.loss[m], 0) / nHeld);
   const trials: StrengthTrial[] = STRENGTH_GRID.map((lambda, m) => ({
     lambda,
@@ -313,7 +358,7 @@ async function searchGrid(data: Dataset, folds: FoldSpec[], ctx: InnerContext): 
     converged: runs.every((r) => r.converged[m]),
   }));
   const passes = runs.reduce((s, r) => s + r.passes, 0);
-  return { lambdas: [...STRENGTH_GRID], runs, loss, trials, passes, posed: posed! };
+  return { lambdas: [...STRENGTH_GRID], runs, loss, trials, passes, posed: posed!, held };
 }
 
 /**
@@ -347,7 +392,10 @@ async function extendGrid(g: Grid, data: Dataset, folds: FoldSpec[], ctx: InnerC
     g.lambdas.splice(at, 0, lambda);
     g.loss.splice(at, 0, r.trial.heldOutLoss);
     g.trials.splice(at, 0, r.trial);
-    g.runs.forEach((run, k) => run.x.splice(at, 0, r.x[k]));
+    g.runs.forEach((run, k) => {
+      run.x.splice(at, 0, r.x[k]);
+      run.loss.splice(at, 0, r.loss[k]);
+    });
     g.passes += r.passes;
   }
 }
@@ -376,18 +424,20 @@ async function oneMore(
   let converged = true;
   let posed: Posed | null = null;
   const x: Float64Array[] = [];
+  const perFold: number[] = [];
   for (let k = 0; k < folds.length; k++) {
     const f = foldProblem(data, folds[k], ctx.settings);
     posed ??= f.posed;
     const r = await runFold(f, [lambda], [runs[k].x[from]], ctx);
     loss += r.loss[0];
+    perFold.push(r.loss[0]);
     nHeld += f.held.cells.n;
     passes += r.passes;
     converged &&= r.converged[0];
     x.push(r.x[0]);
   }
   const trial: StrengthTrial = { lambda, heldOutLoss: loss / nHeld, converged };
-  return { trial, x, passes, posed: posed! };
+  return { trial, x, loss: perFold, passes, posed: posed! };
 }
 
 /** fit.json's words for how λ was chosen. */

@@ -104,6 +104,23 @@ export interface StrengthTrial {
 }
 
 /**
+ * λ's share of SE(θ) (strengthShare.ts): the jackknife over the search's
+ * folds of log λ, carried to θ by its slope in log λ from two warm refits.
+ */
+export interface StrengthSpread {
+  /** Jackknife SD of log λ over the search's folds. */
+  sdLogLambda: number;
+  /** λ chosen again with each fold left out. */
+  leaveOneOut: number[];
+  /** The refits' step in log λ (at λ·e^±step). */
+  step: number;
+  /** Passes of the two refits (counted in the fit's). */
+  passes: number;
+  /** Whether both refits passed the convergence test. */
+  converged: boolean;
+}
+
+/**
  * One of the final fit's two starts (branch.ts): the documented start ('open',
  * w0 = −2) or the gate shut ('shut'), its optimum's objective and the
  * held-out loss per cell of its warm refits on the search's folds.
@@ -139,7 +156,13 @@ export interface FitProgress {
 export interface LlmResult {
   id: string;
   theta: number;
+  /**
+   * SE of θ_j: the Laplace SE at λ (`seMethod`) and, where measured, λ's share
+   * (`thetaSELambda`) in quadrature.
+   */
   thetaSE: number;
+  /** λ's share of SE(θ_j): |∂θ_j/∂log λ| · sd(log λ) (priorSelection.spread). */
+  thetaSELambda?: number;
   /** Sharpness s_j (1 when the model has none). */
   s: number;
   /** Laplace SE of s_j (delta method from log s), when the model has sharpness. */
@@ -228,6 +251,8 @@ export interface FitJson {
     passes: number;
     /** The final fit's two starts, where both ran (branch.ts), the kept one marked. */
     starts?: StartTrial[];
+    /** λ's own uncertainty, carried into SE(θ) (strengthShare.ts); absent where not measured. */
+    spread?: StrengthSpread;
   };
   seconds: number;
   engine: EngineName;
