@@ -20,7 +20,7 @@ export function ConvergenceBanner({
   const priors = f.priors?.length
     ? `Priors (sd): ${f.priors.map((p) => `${p.group} ${p.sd.toPrecision(2)}${p.learned ? '' : ' fixed'}`).join(', ')}` +
       (f.priorSelection
-        ? `; strength λ = ${f.priorSelection.lambda}, chosen on held-out cells.`
+        ? `; strength λ = ${f.priorSelection.lambda} (of the groups not fixed), chosen on held-out cells.`
         : '.')
     : '';
   const trials = f.priorSelection?.trials.length ? (

@@ -109,10 +109,12 @@ export function ModelSummary() {
           <sub>jik</sub> log p<sub>jik</sub> + ½Σ<sub>j</sub>θ<sub>j</sub>²: soft cross-entropy plus
           the N(0, 1) ability prior, minimised jointly over all parameters (MAP). The paper uses
           Adam for 2,500 steps (&ldquo;paper&rdquo; mode). The workbench&apos;s default standardises
-          θ and gives every parameter group a prior whose strength is chosen on held-out cells, then
-          fits until a gradient test passes, from two starts (the fallback gate open and shut),
-          keeping the optimum that predicts held-out cells better; the Fit panel&apos;s status line
-          says the priors in force, which start was kept and whether the fit converged.
+          θ and gives every parameter group a prior: fixed, weakly informative ones on the option
+          slopes and intercepts (sd 2 and 6) and on log sharpness (sd 0.3), and on the positional
+          bias and fallback one whose strength is chosen on held-out cells; it then fits until a
+          gradient test passes, from two starts (the fallback gate open and shut), keeping the
+          optimum that predicts held-out cells better; the Fit panel&apos;s status line says the
+          priors in force, which start was kept and whether the fit converged.
         </dd>
       </dl>
     </details>

@@ -12,12 +12,16 @@ import { GTOL, PAPER_ADAM, type FitJson } from './types';
 // Recovery floors of the LLM terms, set from a measured run (default fit at
 // commit 1e97142: Spearman s 0.955, Pearson ρ 0.989, Pearson δ 0.749 after
 // double-centring the truth, w0 −3.66, κ 1.10) with a margin for prior changes.
-// w0 is biased low (truth −2): its tolerance says how far, it is not a claim of recovery.
+// w0 is biased low (truth −2): its tolerance says how far, it is not a claim of
+// recovery. The truth's gate is eq. 10's (simulateNominal's) and the fit's the
+// margin's, so w0 and κ are not the same parameters; the cell probabilities
+// (meanAbsProbGap) are what is recovered. With a, c and log s at fixed priors
+// (hprior.ts FIXED_PRIORS): default w0 −4.54, κ 1.48, gap 0.0115.
 const S_MIN = 0.9;
 const RHO_MIN = 0.95;
 const DELTA_MIN = 0.6;
-const W0_TOL = 2.5;
-const KAPPA_TOL = 0.4;
+const W0_TOL = 3;
+const KAPPA_TOL = 0.6;
 
 describe('recovery on data simulated from LLM-NRM (60 LLMs × 400 items, mixed K, 10% missing)', () => {
   const sim = simulateNominal({ J: 60, I: 400, seed: 5, missing: 0.1, concentration: 200 });
@@ -120,13 +124,13 @@ describe('recovery on data simulated from LLM-NRM (60 LLMs × 400 items, mixed K
     expect(figures.meanAbsProbGap).toBeLessThan(0.025);
     // Since the final fit starts from the documented start (issue 27; λ is at
     // the ladder's top or above, so path.ts adds no rung) the default keeps this set's gate open, as simulated, and
-    // recovers ρ, δ, w0 and κ too (measured: ρ 0.967, δ 0.923, w0 −2.35,
-    // κ 0.79). Its λ is the search's weakest, so a, c and s are less pinned
-    // than at λ = 4 below (measured a 0.802, c 0.731, s 0.847; before, with
-    // the gate shut, c and s had passed 0.8 and 0.9).
-    expect(figures.pearsonA).toBeGreaterThan(0.75);
-    expect(figures.pearsonC).toBeGreaterThan(0.7);
-    expect(figures.spearmanS).toBeGreaterThan(0.8);
+    // recovers ρ and δ too (measured: ρ 0.960, δ 0.834). λ scales δ and ρ
+    // only; a, c and log s sit at fixed priors, which pin them better than
+    // the search's weakest λ did for every group (measured a 0.942, c 0.925,
+    // s 0.989; before, at λ 16 for all groups: a 0.802, c 0.731, s 0.847).
+    expect(figures.pearsonA).toBeGreaterThan(0.9);
+    expect(figures.pearsonC).toBeGreaterThan(0.88);
+    expect(figures.spearmanS).toBeGreaterThan(0.95);
     expect(figures.pearsonRho).toBeGreaterThan(RHO_MIN);
     expect(figures.pearsonDelta).toBeGreaterThan(DELTA_MIN);
     expect(Math.abs(figures.w0 - -2)).toBeLessThan(W0_TOL);
@@ -207,8 +211,13 @@ describe('optimisers and posing', () => {
     const best = sel.trials.reduce((m, t) => (t.heldOutLoss < m.heldOutLoss ? t : m));
     expect(sel.lambda).toBe(best.lambda);
     expect(fit.settings.priorStrength).toBe(sel.lambda);
-    for (const p of fit.priors!)
-      expect(p.sd).toBeCloseTo(REFERENCE_PRIORS[p.group].sd * sel.lambda, 12);
+    // λ scales the positional bias and fallback; a, c and log s sit at their fixed sds.
+    const fixed: Record<string, number> = { a: 2, c: 6, logS: 0.3 };
+    for (const p of fit.priors!) {
+      const sd = fixed[p.group] ?? REFERENCE_PRIORS[p.group].sd * sel.lambda;
+      expect(p.sd).toBeCloseTo(sd, 12);
+      expect(p.learned).toBe(fixed[p.group] === undefined);
+    }
   });
 
   it('a converged fast fit restarted from its own end stays put', async () => {

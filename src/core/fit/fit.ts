@@ -7,7 +7,7 @@ import { resolveGate } from '../model/gate';
 import { isBinary } from '../model/types';
 import { adam, type OptimResult, type OptimStep } from './optim';
 import { countPreconditioner } from './precond';
-import { specsAt, type PriorScale } from '../model/hprior';
+import { followsStrength, specsAt, type PriorScale } from '../model/hprior';
 import { fastFit, FAST_WARMUP, mixedPrecision } from './fast';
 import { choosePriorStrength, type StrengthChoice } from './strength';
 import { strengthPath } from './path';
@@ -593,6 +593,6 @@ function scalesOf(
     n: G.slots.length,
     sd: specs[G.group]!.sd,
     mean: specs[G.group]!.mean,
-    learned: override[G.group] === undefined,
+    learned: override[G.group] === undefined && followsStrength(G.group, groups),
   }));
 }

@@ -4,7 +4,7 @@ import { createFusedEngine } from '../engines/fused';
 import type { Problem } from '../engines/types';
 import { cellFolds, contentShare } from './cellFolds';
 import { canonicalOrder, spreadShare } from './canonical';
-import { specsAt, STRENGTH_GRID, type PriorOverride } from '../model/hprior';
+import { followsStrength, specsAt, STRENGTH_GRID, type PriorOverride } from '../model/hprior';
 import { fastFit, FAST_WARMUP, mixedPrecision } from './fast';
 import type { OptimStep } from './optim';
 import { makeObjective, pose, type Posed } from './pose';
@@ -278,8 +278,8 @@ export async function choosePriorStrength(
   const kept = searchItems(ds, n, settings.seed, o.maxCells);
   const { data, llms, items } = canonicalOrder(ds, kept);
   const groups = pose(data, settings).P.groups;
-  if (groups.every((G) => override[G.group] !== undefined))
-    return noSearch('every group fixed by the user');
+  if (groups.every((G) => override[G.group] !== undefined || !followsStrength(G.group, groups)))
+    return noSearch('every group that follows λ fixed by the user');
   if (n < MIN_CELLS_TO_CHOOSE)
     return noSearch(
       `${n} cells are too few to cross-validate on (need ${MIN_CELLS_TO_CHOOSE}); λ = 1`,

@@ -4,7 +4,9 @@
  * prior N(μ, σ²). The scales are σ_g = λ · r_g: a reference shape r (the
  * groups' relative scales, in the model's own units) times one prior strength
  * λ that `fit/strength.ts` chooses per data set and model by held-out
- * likelihood on the training cells. A user may fix any group's σ. This file
+ * likelihood on the training cells; in a model with a positional bias or a
+ * fallback, λ scales those alone and a, c and log s sit at FIXED_PRIORS.
+ * A user may fix any group's σ. This file
  * holds the groups, what each covers and the penalty for given scales. Why
  * this scheme (and not empirical Bayes) is in docs/priors.md.
  */
@@ -55,7 +57,36 @@ export const REFERENCE_PRIORS: Record<PriorGroup, PriorSpec> = {
 /** The prior strengths λ the default chooses among (σ = λ · r: larger is weaker). */
 export const STRENGTH_GRID: readonly number[] = [0.5, 1, 2, 4];
 
-/** Specs for the groups at strength λ, with the user's fixed sds kept. */
+/**
+ * The groups λ scales where a model has one of them: the LLM's positional
+ * bias and fallback. The other groups of such a model sit at FIXED_PRIORS.
+ */
+export const STRENGTH_GROUPS: readonly PriorGroup[] = ['delta', 'rho'];
+
+/**
+ * Fixed prior sds of the option slopes, intercepts and log-sharpness in a
+ * model with a STRENGTH_GROUPS group: weakly informative, as mirt users set
+ * item priors. One λ for every group made θ follow λ, whose held-out curve
+ * is flat near its minimum: on the reading demo ∂θ/∂log λ reached 1.03 SE
+ * per unit (Llama-3.2-1B), through the item groups, and with them fixed the
+ * sharpness prior's λ moved θ as much on economics (1.25, Qwen2.5-0.5B), since
+ * s and θ trade off. Chosen by held-out option log-loss on the economics,
+ * reading and pooled demos (docs/priors.md): item strengths 1.5, 2 and 3
+ * times the reference shape, log s at 0.15 and 0.3, δ and ρ fixed too.
+ */
+export const FIXED_PRIORS: Partial<Record<PriorGroup, number>> = { a: 2, c: 6, logS: 0.3 };
+
+/** Whether a group's prior follows λ (else it sits at FIXED_PRIORS). */
+export function followsStrength(
+  group: PriorGroup,
+  groups: readonly { group: PriorGroup }[],
+): boolean {
+  return (
+    FIXED_PRIORS[group] === undefined || !groups.some((G) => STRENGTH_GROUPS.includes(G.group))
+  );
+}
+
+/** Specs for the groups at strength λ (`followsStrength`), with the user's fixed sds kept. */
 export function specsAt(
   groups: readonly { group: PriorGroup }[],
   lambda: number,
@@ -64,7 +95,8 @@ export function specsAt(
   const out: PriorSpecs = {};
   for (const { group } of groups) {
     const ref = REFERENCE_PRIORS[group];
-    out[group] = { mean: ref.mean, sd: override[group] ?? lambda * ref.sd };
+    const sd = followsStrength(group, groups) ? lambda * ref.sd : FIXED_PRIORS[group]!;
+    out[group] = { mean: ref.mean, sd: override[group] ?? sd };
   }
   return out;
 }
@@ -79,7 +111,7 @@ export interface PriorScale {
   n: number;
   sd: number;
   mean: number;
-  /** Chosen from the data through λ (false: fixed by the user). */
+  /** Chosen from the data through λ (false: fixed by the user, or at FIXED_PRIORS). */
   learned: boolean;
 }
 
