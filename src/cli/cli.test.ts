@@ -168,6 +168,9 @@ describe('llm-nrm CLI (bin/llm-nrm.js)', () => {
     ]);
     expect(pm.status).toBe(2);
     expect(pm.stderr).toMatch(/--gate margin applies to the default mode/);
+    const ip = run(['fit', '--item-priors', 'loose', path.join(NAEP, 'econ-reading.wide.csv')]);
+    expect(ip.status).toBe(2);
+    expect(ip.stderr).toMatch(/--item-priors must be one of fixed, strength; got "loose"/);
   });
 });
 

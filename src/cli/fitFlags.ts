@@ -8,7 +8,7 @@ import { GATE_FORMS } from '../core/model/gate';
 import { num, oneOf, UsageError } from './args';
 
 export const FIT_FLAG_USAGE =
-  '[--optimizer fast|adam] [--mode default|paper] [--steps N] [--tol X] [--gtol X] [--lr X] [--prior a=1,c=2,logS=0.3,...] [--precision mixed|float64] [--curvature exact|blocks|counts] [--final-fit lbfgs|alternate] [--gate margin|eq10]';
+  '[--optimizer fast|adam] [--mode default|paper] [--steps N] [--tol X] [--gtol X] [--lr X] [--prior a=1,c=2,logS=0.3,...] [--precision mixed|float64] [--curvature exact|blocks|counts] [--final-fit lbfgs|alternate] [--gate margin|eq10] [--item-priors fixed|strength]';
 
 export const FIT_FLAG_OPTIONS = {
   optimizer: { type: 'string' },
@@ -22,6 +22,7 @@ export const FIT_FLAG_OPTIONS = {
   curvature: { type: 'string' },
   'final-fit': { type: 'string' },
   gate: { type: 'string' },
+  'item-priors': { type: 'string' },
 } as const;
 
 export interface FitFlagValues {
@@ -36,6 +37,7 @@ export interface FitFlagValues {
   curvature?: string;
   'final-fit'?: string;
   gate?: string;
+  'item-priors'?: string;
 }
 
 /**
@@ -78,6 +80,12 @@ export function fitSettingsFromFlags(v: FitFlagValues, seed: number): Partial<Fi
       throw new UsageError(
         "--gate margin applies to the default mode; paper mode uses eq. 10's gate.",
       );
+  }
+  if (v['item-priors'] !== undefined) {
+    // The priors on a, c and log s (core/model/hprior.ts): fixed, or one λ for every group.
+    if (mode === 'paper')
+      throw new UsageError('--item-priors applies to the default mode; paper mode has no priors.');
+    s.itemPriors = oneOf(v['item-priors'], 'item-priors', ['fixed', 'strength'] as const, 'fixed');
   }
   if (v.prior !== undefined) {
     if (mode === 'paper')

@@ -7,7 +7,7 @@ import { resolveGate } from '../model/gate';
 import { isBinary } from '../model/types';
 import { adam, type OptimResult, type OptimStep } from './optim';
 import { countPreconditioner } from './precond';
-import { followsStrength, specsAt, type PriorScale } from '../model/hprior';
+import { followsStrength, specsAt, type PriorGroupRef, type PriorScale } from '../model/hprior';
 import { fastFit, FAST_WARMUP, mixedPrecision } from './fast';
 import { choosePriorStrength, type StrengthChoice } from './strength';
 import { strengthPath } from './path';
@@ -156,12 +156,26 @@ function settingsFor(ds: Dataset, settingsIn: Partial<FitSettings>): FitSettings
   const settings: FitSettings = { ...DEFAULT_SETTINGS, ...settingsIn };
   // The gate form in force, recorded (paper mode: eq. 10; the default: the margin unless asked).
   if (!isBinary(settings.model)) settings.gate = resolveGate(settings.mode, settings.gate);
+  // The priors on a, c and log s: fixed on soft data, one λ on one-hot data (hprior.ts).
+  if (!isBinary(settings.model) && settings.mode === 'default')
+    settings.itemPriors ??= everyCellOneHot(ds) ? 'strength' : 'fixed';
   if (ds.J < 1 || ds.I < 1) throw new Error('The data set has no LLMs or no items to fit.');
   if (settings.mode === 'default' && ds.J < 2)
     throw new Error(
       'The well-posed default standardises θ over LLMs and needs at least 2 LLMs; use paper mode.',
     );
   return settings;
+}
+
+/** Whether every observed cell puts all its mass on one option (argmax-only data). */
+export function everyCellOneHot(ds: Dataset): boolean {
+  for (let c = 0; c < ds.J * ds.I; c++) {
+    if (!ds.observed[c]) continue;
+    let top = 0;
+    for (let k = 0; k < ds.nOptions[c % ds.I]; k++) top = Math.max(top, ds.obs[c * ds.Kmax + k]);
+    if (top !== 1) return false;
+  }
+  return true;
 }
 
 type Objective = ReturnType<typeof makeObjective>;
@@ -584,7 +598,7 @@ function finalPath(
 
 /** The priors in force, one row per group, as fit.json reports them. */
 function scalesOf(
-  groups: readonly { group: PriorScale['group']; slots: Uint32Array }[],
+  groups: readonly (PriorGroupRef & { slots: Uint32Array })[],
   specs: import('../model/hprior').PriorSpecs,
   override: import('../model/hprior').PriorOverride,
 ): PriorScale[] {
@@ -593,6 +607,6 @@ function scalesOf(
     n: G.slots.length,
     sd: specs[G.group]!.sd,
     mean: specs[G.group]!.mean,
-    learned: override[G.group] === undefined && followsStrength(G.group, groups),
+    learned: override[G.group] === undefined && followsStrength(G),
   }));
 }

@@ -8,6 +8,7 @@ import { binaryLayout, isBinary, nominalFlags, nominalLayout } from '../model/ty
 import { binaryStart, nominalStart } from './init';
 import type { FitSettings } from './types';
 import { resolveGate } from '../model/gate';
+import { fixGroups, specsAt } from '../model/hprior';
 
 /**
  * A fit problem: the engine's view (data + model), the parameterisation and the
@@ -35,7 +36,7 @@ export interface BinaryPosed {
 /** Turn a data set and settings into the problem an engine and optimiser run on. */
 export function pose(
   ds: Dataset,
-  settings: Pick<FitSettings, 'model' | 'mode' | 'binaryTarget' | 'prior' | 'gate'>,
+  settings: Pick<FitSettings, 'model' | 'mode' | 'binaryTarget' | 'prior' | 'gate' | 'itemPriors'>,
 ): Posed {
   const { model, mode } = settings;
   const override = settings.prior ?? {};
@@ -54,6 +55,10 @@ export function pose(
   const cells = buildCells(ds, flags.hardTargets);
   const layout = nominalLayout(ds.J, ds.I, ds.Kmax);
   const P = nominalParameterisation(layout, flags, ds.nOptions, mode, override);
+  if ((settings.itemPriors ?? 'fixed') === 'fixed') {
+    fixGroups(P.groups);
+    P.priors = specsAt(P.groups, 1, override);
+  }
   return {
     kind: 'nominal',
     problem: { kind: 'nominal', flags, layout, cells },

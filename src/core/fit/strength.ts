@@ -278,7 +278,7 @@ export async function choosePriorStrength(
   const kept = searchItems(ds, n, settings.seed, o.maxCells);
   const { data, llms, items } = canonicalOrder(ds, kept);
   const groups = pose(data, settings).P.groups;
-  if (groups.every((G) => override[G.group] !== undefined || !followsStrength(G.group, groups)))
+  if (groups.every((G) => override[G.group] !== undefined || !followsStrength(G)))
     return noSearch('every group that follows λ fixed by the user');
   if (n < MIN_CELLS_TO_CHOOSE)
     return noSearch(

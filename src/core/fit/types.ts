@@ -65,6 +65,13 @@ export interface FitSettings {
   /** Binary models: correctness as argmax = key ('hard') or the mass on the key ('soft'). */
   binaryTarget?: 'hard' | 'soft';
   /**
+   * The default mode's priors on a, c and log s in a model with a positional
+   * bias or fallback (model/hprior.ts): 'fixed' at FIXED_PRIORS (λ scales δ
+   * and ρ only), or 'strength', one λ for every group. Resolved from the data
+   * and recorded: 'strength' where every observed cell is one-hot, else 'fixed'.
+   */
+  itemPriors?: 'fixed' | 'strength';
+  /**
    * The fallback gate's form (model/gate.ts): 'margin', the item's own log-odds
    * margin f_i(θ) (eq. 8; the default mode's default), or 'eq10', the paper's
    * σ[w0 − κ(θ − b̃_i)] (paper mode always uses it).

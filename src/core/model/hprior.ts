@@ -59,7 +59,8 @@ export const STRENGTH_GRID: readonly number[] = [0.5, 1, 2, 4];
 
 /**
  * The groups λ scales where a model has one of them: the LLM's positional
- * bias and fallback. The other groups of such a model sit at FIXED_PRIORS.
+ * bias and fallback. The other groups of such a model sit at FIXED_PRIORS
+ * where the fit's `itemPriors` is 'fixed' (`fixGroups`).
  */
 export const STRENGTH_GROUPS: readonly PriorGroup[] = ['delta', 'rho'];
 
@@ -71,32 +72,46 @@ export const STRENGTH_GROUPS: readonly PriorGroup[] = ['delta', 'rho'];
  * per unit (Llama-3.2-1B), through the item groups, and with them fixed the
  * sharpness prior's λ moved θ as much on economics (1.25, Qwen2.5-0.5B), since
  * s and θ trade off. Chosen by held-out option log-loss on the economics,
- * reading and pooled demos (docs/priors.md): item strengths 1.5, 2 and 3
+ * reading and pooled demos (docs/priors.md): item strengths 1, 1.5, 2 and 3
  * times the reference shape, log s at 0.15 and 0.3, δ and ρ fixed too.
+ * Soft data only: where every cell is one-hot (`itemPriors` 'strength') a
+ * cell carries far less, and one λ for every group adapts to it.
  */
 export const FIXED_PRIORS: Partial<Record<PriorGroup, number>> = { a: 2, c: 6, logS: 0.3 };
 
-/** Whether a group's prior follows λ (else it sits at FIXED_PRIORS). */
-export function followsStrength(
-  group: PriorGroup,
-  groups: readonly { group: PriorGroup }[],
-): boolean {
-  return (
-    FIXED_PRIORS[group] === undefined || !groups.some((G) => STRENGTH_GROUPS.includes(G.group))
-  );
+/** A group as the priors see it: a group name, and its fixed sd where it has one. */
+export interface PriorGroupRef {
+  group: PriorGroup;
+  /** The fixed sd (FIXED_PRIORS, set by `fixGroups`): the group does not follow λ. */
+  fixedSd?: number;
 }
 
-/** Specs for the groups at strength λ (`followsStrength`), with the user's fixed sds kept. */
+/**
+ * Fixes the groups of FIXED_PRIORS at their sds where the model has a
+ * STRENGTH_GROUPS group (in place; returns the groups).
+ */
+export function fixGroups<G extends PriorGroupRef>(groups: readonly G[]): readonly G[] {
+  if (!groups.some((G) => STRENGTH_GROUPS.includes(G.group))) return groups;
+  for (const G of groups)
+    if (FIXED_PRIORS[G.group] !== undefined) G.fixedSd = FIXED_PRIORS[G.group];
+  return groups;
+}
+
+/** Whether a group's prior follows λ (else it sits at its fixed sd). */
+export function followsStrength(G: PriorGroupRef): boolean {
+  return G.fixedSd === undefined;
+}
+
+/** Specs for the groups at strength λ (or their fixed sds), with the user's fixed sds kept. */
 export function specsAt(
-  groups: readonly { group: PriorGroup }[],
+  groups: readonly PriorGroupRef[],
   lambda: number,
   override: PriorOverride,
 ): PriorSpecs {
   const out: PriorSpecs = {};
-  for (const { group } of groups) {
-    const ref = REFERENCE_PRIORS[group];
-    const sd = followsStrength(group, groups) ? lambda * ref.sd : FIXED_PRIORS[group]!;
-    out[group] = { mean: ref.mean, sd: override[group] ?? sd };
+  for (const G of groups) {
+    const ref = REFERENCE_PRIORS[G.group];
+    out[G.group] = { mean: ref.mean, sd: override[G.group] ?? G.fixedSd ?? lambda * ref.sd };
   }
   return out;
 }
@@ -122,8 +137,7 @@ export interface PriorScale {
 export type SlotTransform = 'id' | 'log' | 'logit';
 
 /** A group's natural slots and their transform. */
-export interface GroupSlots {
-  group: PriorGroup;
+export interface GroupSlots extends PriorGroupRef {
   slots: Uint32Array;
   transform: SlotTransform;
 }

@@ -36,8 +36,10 @@ describe('model comparison on data simulated from each model (30 LLMs × 40 item
           folds: 3,
           seed,
           // A fixed prior strength skips the held-out search: the check is about
-          // the criteria, and this keeps the test to seconds per fit.
-          fitSettings: { priorStrength: 1 },
+          // the criteria, and this keeps the test to seconds per fit. The nominal
+          // models' a and c at one sd for all (the LLM-NRM's would sit at its
+          // fixed 2 and 6, Bock's NRM's at λ·r = 1 and 3: unequal priors).
+          fitSettings: { priorStrength: 1, prior: { a: 2, c: 6 } },
         });
         const best = (k: 'BIC' | 'heldOutLogLoss') =>
           rows.reduce((a, b) => (b[k] < a[k] ? b : a)).model;
