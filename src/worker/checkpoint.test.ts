@@ -117,8 +117,9 @@ describe('fitWithRecovery', () => {
     const start = first.trace[0].objective;
     expect(Math.abs(resumed.trace[0].objective - cp.objective) / cp.objective).toBeLessThan(0.02);
     expect(resumed.trace[0].objective).toBeLessThan(start - 0.5 * (start - cp.objective));
-    // The fit records the gate form it used (the default mode's margin gate).
-    expect(resumed.settings).toEqual({ ...settings, gate: 'margin' });
+    // The fit records the gate form and the item priors it used (the default
+    // mode's margin gate; fixed priors on these soft cells).
+    expect(resumed.settings).toEqual({ ...settings, gate: 'margin', itemPriors: 'fixed' });
   });
 
   it('a resumed fit counts its steps on from the checkpoint and runs what was left of the cap', async () => {
