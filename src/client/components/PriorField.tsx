@@ -65,7 +65,7 @@ export function PriorField({
         id={id}
         type="text"
         value={text}
-        placeholder="learned from the data, e.g. a=1,c=3,logS=0.3"
+        placeholder="the default's, e.g. a=1,c=3,rho=1"
         spellCheck={false}
         disabled={disabled}
         aria-invalid={error ? true : undefined}
@@ -80,7 +80,7 @@ export function PriorField({
         <p id={`${id}-help`} className="muted small">
           {disabled
             ? 'Paper mode uses eq. 15 as written, without these priors.'
-            : `group=sd pairs, comma-separated; groups: ${PRIOR_GROUPS.join(', ')}. The rest keep their learned scales.`}
+            : `group=sd pairs, comma-separated; groups: ${PRIOR_GROUPS.join(', ')}. The rest keep the default's: on soft data a 2, c 6, logS 0.3 fixed and delta, rho learned; on one-hot data all learned.`}
         </p>
       )}
     </div>
