@@ -101,15 +101,7 @@ export async function refitHeldOut(
     const heldEngine = createFusedEngine(f.held);
     try {
       const obj = makeObjective(f.posed, eng);
-      const r = await fastFit(obj.f, Float64Array.from(x), {
-        settings: { ...settings, steps: REFIT_MAX_STEPS },
-        warm: 0,
-        precond: countPreconditioner(f.posed),
-        coarse: mixedPrecision(settings),
-        curvature: curvatureFor(f.posed, obj.f, { kind: settings.curvature ?? 'exact' }),
-        signal: o.signal,
-        onStep: o.onStep,
-      });
+      const r = await warmRefit(f.posed, obj.f, x, { ...settings, steps: REFIT_MAX_STEPS }, o);
       passes += r.passes;
       f.posed.P.toNatural(r.x, obj.nat);
       loss += await heldEngine.evaluate(obj.nat, null);
@@ -120,6 +112,33 @@ export async function refitHeldOut(
     }
   }
   return { loss: loss / held, passes };
+}
+
+/**
+ * A refit from an optimum `x` of a nearby problem (another fold, another λ) to
+ * the full convergence test: no warm-up, exact curvature blocks where they
+ * apply (`curvature`, built here when not given).
+ */
+export function warmRefit(
+  posed: Posed,
+  f: ReturnType<typeof makeObjective>['f'],
+  x: Float64Array,
+  settings: FitSettings,
+  o: {
+    signal?: AbortSignal;
+    onStep?: (s: OptimStep) => void;
+    curvature?: ReturnType<typeof curvatureFor>;
+  } = {},
+) {
+  return fastFit(f, Float64Array.from(x), {
+    settings,
+    warm: 0,
+    precond: countPreconditioner(posed),
+    coarse: mixedPrecision(settings),
+    curvature: o.curvature ?? curvatureFor(posed, f, { kind: settings.curvature ?? 'exact' }),
+    signal: o.signal,
+    onStep: o.onStep,
+  });
 }
 
 /** Index of the start kept: the second only where its held-out loss is lower by START_MARGIN. */

@@ -212,18 +212,19 @@ export function refineStrength(grid: readonly number[], loss: readonly number[])
 
 /**
  * log λ at the minimum of the parabola through the best grid point and its
- * neighbours, kept between them, unrounded (`end`: the index of the best
- * point where it is at an end of the grid, and u its log; else −1).
+ * neighbours, kept between them, unrounded (`best`: the best point's index;
+ * `end`: the same where it is at an end of the grid, and u its log; else −1).
  */
 export function strengthVertex(
   grid: readonly number[],
   loss: readonly number[],
-): { u: number; end: number } {
+): { u: number; best: number; end: number } {
   let b = 0;
   for (let m = 1; m < loss.length; m++) if (loss[m] < loss[b]) b = m;
-  if (b === 0 || b === grid.length - 1) return { u: Math.log(grid[b]), end: b };
+  if (b === 0 || b === grid.length - 1) return { u: Math.log(grid[b]), best: b, end: b };
   const u = vertexThrough(grid, loss, b);
-  return { u: Math.min(Math.log(grid[b + 1]), Math.max(Math.log(grid[b - 1]), u)), end: -1 };
+  const kept = Math.min(Math.log(grid[b + 1]), Math.max(Math.log(grid[b - 1]), u));
+  return { u: kept, best: b, end: -1 };
 }
 
 /**

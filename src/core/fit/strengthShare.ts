@@ -11,10 +11,9 @@
 import { specsAt, type PriorOverride } from '../model/hprior';
 import type { EngineHandle } from './engineHandle';
 import { curvatureFor } from './exactBlocks';
-import { fastFit, mixedPrecision } from './fast';
+import { warmRefit } from './branch';
 import type { OptimStep } from './optim';
 import { makeObjective, type Posed } from './pose';
-import { countPreconditioner } from './precond';
 import { strengthVertex, vertexThrough, type FoldLosses } from './strength';
 import type { FitSettings } from './types';
 
@@ -32,9 +31,7 @@ import type { FitSettings } from './types';
 export function jackknifeLogStrength(f: FoldLosses): { sd: number; u: number[] } {
   const F = f.held.length;
   const pooled = f.loss.map((row) => row.reduce((s, l) => s + l, 0));
-  const { end } = strengthVertex(f.lambdas, pooled);
-  let b = 0;
-  pooled.forEach((l, m) => (l < pooled[b] ? (b = m) : 0));
+  const { best: b, end } = strengthVertex(f.lambdas, pooled);
   const u: number[] = [];
   for (let out = 0; out < F; out++) {
     const loss = f.loss.map((row) => row.reduce((s, l, k) => (k === out ? s : s + l), 0));
@@ -85,15 +82,7 @@ export async function thetaSlope(
     const curvature = curvatureFor(posed, obj.f, { kind: c.settings.curvature ?? 'exact' });
     for (const sign of [1, -1]) {
       posed.P.priors = specsAt(posed.P.groups, lambda * Math.exp(sign * STRENGTH_STEP), c.override);
-      const r = await fastFit(obj.f, Float64Array.from(x), {
-        settings: c.settings,
-        warm: 0,
-        precond: countPreconditioner(posed),
-        coarse: mixedPrecision(c.settings),
-        curvature,
-        signal: c.signal,
-        onStep: c.onStep,
-      });
+      const r = await warmRefit(posed, obj.f, x, c.settings, { ...c, curvature });
       passes += r.passes;
       converged &&= r.converged;
       theta.push(c.thetaOf(r.x));
