@@ -38,7 +38,7 @@ test.describe('Psychometrics view on the demo', () => {
 /**
  * The Psychometrics tab of a large simulated file (189 LLMs × 5,000 items, the
  * paper's full shape in LLMs): its tables are computed in the worker, so the
- * main thread never blocks for more than 50 ms while they compute (long tasks
+ * main thread never blocks for more than 250 ms while they compute (long tasks
  * seen by a PerformanceObserver in the page, from the tab's click until the
  * worker's tables arrive).
  */
@@ -87,6 +87,8 @@ test('the Psychometrics tab of 189 × 5,000 computes its tables off the main thr
   );
   expect(psychDone - t0).toBeGreaterThan(0);
   // Every task from the click until the tables arrive (drawing them comes after): none may
-  // exceed 50 ms. Computed on the page, the tables were one task of seconds.
-  expect(longTasks.filter(([s, d]) => s >= t0 && s < psychDone && d > 50)).toEqual([]);
+  // block for long. Computed on the page, the tables were one task of seconds; the tab's own
+  // first render measured 61–83 ms on a loaded CI machine (under 50 ms idle), so the bound is
+  // 250 ms: it tells the two apart without depending on how fast or busy the machine is.
+  expect(longTasks.filter(([s, d]) => s >= t0 && s < psychDone && d > 250)).toEqual([]);
 });
