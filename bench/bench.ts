@@ -26,7 +26,8 @@ import type { FitJson } from '../src/core/fit/types';
 import { simulateNominal } from '../src/core/model/simulate';
 import { cliEngine } from '../src/cli/fit';
 import type { ModelType } from '../src/core/model/types';
-import { BROWSER_OPTIONS, browserOptionsFrom, parseShape, runBrowserBench } from './browser/run';
+import { BROWSER_OPTIONS, browserOptionsFrom, runBrowserBench } from './browser/run';
+import { parseShape } from './shape';
 import { saveNodeFused, today, writeSection } from './browser/results';
 
 const { values } = parseArgs({

@@ -30,10 +30,11 @@ import { createNodeParallelEngine } from '../src/node/parallel';
 import { createEngine } from '../src/core/engines/select';
 import type { Engine, EngineName, Problem } from '../src/core/engines/types';
 import { createWebGpuEngine } from '../src/core/engines/webgpu/engine';
+import { deviceOf } from '../src/core/engines/webgpu/device';
 import { fitDataset, type EngineHandle } from '../src/core/fit/fit';
 import { makeObjective, pose } from '../src/core/fit/pose';
 import { simulateNominal } from '../src/core/model/simulate';
-import { parseShape } from './browser/run';
+import { parseShape } from './shape';
 
 const { values } = parseArgs({
   options: {
@@ -80,7 +81,7 @@ async function dawnDevice(): Promise<{ device: GPUDevice; about: string } | { er
         'VK_ICD_FILENAMES to a SwiftShader ICD, e.g. /usr/lib/chromium/vk_swiftshader_icd.json)',
     };
   const info = adapter.info;
-  const device = await adapter.requestDevice();
+  const device = await deviceOf(adapter);
   const name =
     [info?.vendor, info?.architecture, info?.device, info?.description].filter(Boolean).join(' ') ||
     'unnamed adapter';
@@ -114,6 +115,46 @@ function creator(name: string): ((p: Problem) => Promise<Engine>) | string {
     return (p) => createWebGpuEngine(p, device);
   }
   return (p) => createEngine(p, name as EngineName);
+}
+
+/**
+ * Counts an engine maker's creations and the time spent inside `evaluate`,
+ * so a slow whole fit says whether the passes, the set-ups or the optimiser's
+ * own work took the time.
+ */
+function timed(make: (p: Problem) => Promise<Engine>) {
+  let creates = 0;
+  let createMs = 0;
+  let evals = 0;
+  let evalMs = 0;
+  const cells = new Map<number, number>();
+  const create = async (p: Problem): Promise<Engine> => {
+    const t = performance.now();
+    const e = await make(p);
+    creates++;
+    createMs += performance.now() - t;
+    const n = p.cells.n;
+    return {
+      name: e.name,
+      detail: e.detail,
+      float32: e.float32,
+      async evaluate(nat, grad, coarse) {
+        const t0 = performance.now();
+        const r = await e.evaluate(nat, grad, coarse);
+        evals++;
+        evalMs += performance.now() - t0;
+        cells.set(n, (cells.get(n) ?? 0) + 1);
+        return r;
+      },
+      dispose: () => e.dispose(),
+    };
+  };
+  const summary = (totalS: number) =>
+    `${creates} engines set up (${(createMs / 1000).toFixed(1)} s), ${evals} passes inside the engines ` +
+    `(${(evalMs / 1000).toFixed(1)} s of ${totalS.toFixed(1)} s; by cells in the problem: ` +
+    [...cells].map(([n, k]) => `${n.toLocaleString('en')} × ${k}`).join(', ') +
+    ')';
+  return { create, summary };
 }
 
 // 1. Time per loss+gradient pass at the documented start, and parity with fused.
@@ -176,14 +217,16 @@ for (const name of list(values.fit)) {
     console.log(`| ${name} | unavailable: ${make} | | | | | |`);
     continue;
   }
+  const time = timed(make);
   const handle: EngineHandle = {
     name: (name === 'fused-threads' ? 'fused' : name) as EngineName,
     reason: `bench/gpu.ts: ${name}`,
-    create: make,
+    create: time.create,
   };
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), budgetS * 1000);
   let reached = { passes: 0, s: 0, phase: '' };
+  const phases: string[] = [];
   const ts = performance.now();
   try {
     const fit = await fitDataset(
@@ -192,8 +235,12 @@ for (const name of list(values.fit)) {
       {
         engine: handle,
         signal: ac.signal,
-        onProgress: (p) =>
-          (reached = { passes: p.passes, s: p.elapsedMs / 1000, phase: p.phase ?? 'final fit' }),
+        onProgress: (p) => {
+          const phase = (p.phase ?? 'final fit').replace(/\s*\(.*\)$/, '');
+          if (phase !== reached.phase)
+            phases.push(`${phase} at ${((performance.now() - ts) / 1000).toFixed(1)} s`);
+          reached = { passes: p.passes, s: p.elapsedMs / 1000, phase };
+        },
       },
     );
     const sel = fit.priorSelection;
@@ -208,6 +255,7 @@ for (const name of list(values.fit)) {
     console.log(`| ${name} | ${why} | | | | | |`);
   } finally {
     clearTimeout(timer);
+    console.log(`\n${name}: ${time.summary((performance.now() - ts) / 1000)}; phases: ${phases.join(' → ')}\n`);
   }
 }
 if (gpu && !('error' in gpu)) gpu.device.destroy();

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { loadDatasetFromPaths } from '../src/node/files';
 import { writeWideCsv } from '../src/core/data/write';
 import { simulateNominal } from '../src/core/model/simulate';
-import { parseShape } from './browser/run';
+import { parseShape } from './shape';
 import { benchCells, FORMAT_IDS, writeFormat, type FormatId } from './browser/formats';
 
 const { values } = parseArgs({

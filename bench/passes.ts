@@ -22,7 +22,7 @@ import type { Dataset } from '../src/core/data/types';
 import { fitDataset } from '../src/core/fit/fit';
 import type { FitJson, FitSettings } from '../src/core/fit/types';
 import { simulateNominal } from '../src/core/model/simulate';
-import { parseShape } from './browser/run';
+import { parseShape } from './shape';
 
 export const BEFORE_ISSUE_15: Partial<FitSettings> = { warmup: 300, memory: 10 };
 

@@ -15,7 +15,7 @@ import { fitDataset } from '../src/core/fit/fit';
 import { DEFAULT_SETTINGS } from '../src/core/fit/types';
 import { simulateNominal } from '../src/core/model/simulate';
 import { buildReport } from '../src/report/build';
-import { parseShape } from './browser/run';
+import { parseShape } from './shape';
 
 const { values } = parseArgs({
   options: {

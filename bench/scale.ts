@@ -32,7 +32,7 @@ import { cliEngine } from '../src/cli/fit';
 import { fitDataset } from '../src/core/fit/fit';
 import { makeObjective, pose } from '../src/core/fit/pose';
 import { simulatedGate, simulateNominal } from '../src/core/model/simulate';
-import { parseShape } from './browser/run';
+import { parseShape } from './shape';
 
 const { values } = parseArgs({
   options: {

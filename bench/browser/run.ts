@@ -69,6 +69,7 @@ import { benchCells, FORMAT_IDS, writeFormat, type FormatId, type FormatSet } fr
 import { ProcMemSampler, workerCpuBetween, workerCpuSeconds, type RssPeak } from './procmem';
 import { renderBrowserSection } from './render';
 import { loadNodeFused, writeSection, type NodeFused } from './results';
+import { parseShape } from '../shape';
 
 export const PHASES = ['gpu', 'demo', 'engines', 'parse', 'formats', 'fits', 'ui', 'full'] as const;
 export type Phase = (typeof PHASES)[number];
@@ -119,12 +120,6 @@ export interface BrowserBenchOptions {
   out: string;
   formatsBytes: number;
   formats: FormatId[];
-}
-
-export function parseShape(s: string): { J: number; I: number } {
-  const m = /^(\d+)\s*[x×]\s*(\d+)$/.exec(s.trim());
-  if (!m) throw new Error(`--shape: expected JxI such as 189x5000, got "${s}"`);
-  return { J: Number(m[1]), I: Number(m[2]) };
 }
 
 export function browserOptionsFrom(v: {

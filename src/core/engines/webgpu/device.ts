@@ -18,13 +18,23 @@ export function workgroupSize(device: GPUDevice, want: number, width: number): n
   );
 }
 
+/**
+ * A device of `adapter` with the adapter's own buffer limits, not the spec's
+ * defaults (128 MiB a binding, 256 MiB a buffer): fewer, larger chunks of
+ * cells on a real GPU (plan.ts).
+ */
+export function deviceOf(adapter: GPUAdapter): Promise<GPUDevice> {
+  const { maxStorageBufferBindingSize, maxBufferSize } = adapter.limits;
+  return adapter.requestDevice({ requiredLimits: { maxStorageBufferBindingSize, maxBufferSize } });
+}
+
 /** A device of the default adapter. */
 export async function requestDevice(): Promise<GPUDevice> {
   const gpu = (globalThis as { navigator?: Navigator }).navigator?.gpu;
   if (!gpu) throw new Error('WebGPU is not available (navigator.gpu is missing)');
   const adapter = await gpu.requestAdapter();
   if (!adapter) throw new Error('WebGPU is available but no adapter was found');
-  return adapter.requestDevice();
+  return deviceOf(adapter);
 }
 
 /** Compiles one kernel, turning WGSL errors into an Error with the compiler's messages. */
