@@ -2,7 +2,8 @@ import { hideCells } from '../data/hide';
 import type { Dataset } from '../data/types';
 import { createFusedEngine } from '../engines/fused';
 import type { Problem } from '../engines/types';
-import { cellFolds, contentShare } from './cellFolds';
+import { cellFolds, contentHashes, contentShare } from './cellFolds';
+import { countObserved } from '../model/cells';
 import { canonicalOrder, spreadShare } from './canonical';
 import { followsStrength, specsAt, STRENGTH_GRID, type PriorOverride } from '../model/hprior';
 import { fastFit, FAST_WARMUP, mixedPrecision } from './fast';
@@ -33,11 +34,30 @@ export const SEARCH_MAX_CELLS = 200_000;
 /** Folds of the cross-validation that chooses the prior strength: every training cell held out once. */
 export const CV_FOLDS = 5;
 /**
- * Draws of the CV_FOLDS folds whose held-out losses are summed: the curve is
- * flat near its minimum, and one draw's noise moved λ by 13% and θ by up to
- * 0.24 SE between fold seeds (reading demo); docs/priors.md has the figures.
+ * The most draws of the CV_FOLDS folds whose held-out losses are summed. The
+ * curve is flat near its minimum, so one draw's noise moves λ, and θ with it:
+ * on the economics demo (1,674 cells) ten fold seeds gave λ 2.09–5.19 and
+ * moved θ by up to 0.369 SE with one draw, 0.315 with two, 0.218 with three
+ * (docs/priors.md).
  */
-export const CV_REPEATS = 1;
+export const MAX_CV_REPEATS = 3;
+/**
+ * Draws are added while the search's cells times the draws stay within this
+ * many: the smallest sets, where one draw is noisiest and a search takes
+ * seconds, take up to MAX_CV_REPEATS (the economics demo, 1,674 cells: 3);
+ * from 3,000 cells on one draw, as before (reading 4,536 and the pooled demo
+ * 6,210: there three draws cost 2.5 times the fit, 8.3 → 21.0 s, and did not
+ * steady θ on pooled, whose shifts come from a switch between optima, not
+ * from λ's noise; docs/priors.md).
+ */
+export const REPEAT_CELLS = 6_000;
+/** Seeds of a search's draws: `seed + DRAW_STRIDE · r`, apart from the next fold seeds' draws. */
+const DRAW_STRIDE = 7919;
+
+/** How many draws of the folds a search over `cells` observed cells sums. */
+export function cvRepeats(cells: number): number {
+  return Math.max(1, Math.min(MAX_CV_REPEATS, Math.floor(REPEAT_CELLS / Math.max(1, cells))));
+}
 
 /** One fold of one draw: hold out the cells with `folds[c] === k`. */
 export interface FoldSpec {
@@ -45,11 +65,16 @@ export interface FoldSpec {
   k: number;
 }
 
-/** Every fold of CV_REPEATS draws (seeds `seed`, `seed + 1`, …). */
-export function foldSpecs(data: Dataset, seed: number, repeats = CV_REPEATS): FoldSpec[] {
+/** Every fold of `repeats` draws (seeds `seed`, `seed + DRAW_STRIDE`, …). */
+export function foldSpecs(
+  data: Dataset,
+  seed: number,
+  repeats = cvRepeats(countObserved(data)),
+): FoldSpec[] {
   const out: FoldSpec[] = [];
+  const h = contentHashes(data);
   for (let r = 0; r < repeats; r++) {
-    const folds = cellFolds(data, CV_FOLDS, seed + r);
+    const folds = cellFolds(data, CV_FOLDS, seed + DRAW_STRIDE * r, h);
     for (let k = 0; k < CV_FOLDS; k++) out.push({ folds, k });
   }
   return out;
@@ -85,6 +110,8 @@ export interface FoldLosses {
   loss: number[][];
   /** Held-out cells per fold. */
   held: number[];
+  /** Draws of the folds (`cvRepeats`): every cell is held out once in each. */
+  draws: number;
 }
 
 /**
@@ -311,6 +338,7 @@ export async function choosePriorStrength(
       lambdas: [...grid.lambdas],
       loss: grid.lambdas.map((_, m) => grid.runs.map((r) => r.loss[m])),
       held: grid.held,
+      draws: folds.length / CV_FOLDS,
     },
     reason: strengthReason(
       lambda,
@@ -321,6 +349,7 @@ export async function choosePriorStrength(
       n,
       o.maxCells,
       start !== null,
+      folds.length / CV_FOLDS,
     ),
   };
 }
@@ -451,9 +480,10 @@ function strengthReason(
   n: number,
   maxCells: number | undefined,
   started: boolean,
+  draws: number,
 ): string {
   const how =
-    `${CV_FOLDS}-fold cross-validation on the training cells, ${CV_REPEATS} draws of the folds (every cell held out once in each; ` +
+    `${CV_FOLDS}-fold cross-validation on the training cells, ${draws} draw${draws === 1 ? '' : 's'} of the folds (every cell held out once in each; ` +
     `folds dealt within each item by the LLMs' accuracy from an offset drawn from the seed and the item's content, never by names or order)` +
     (refined
       ? `; λ = ${lambda} is the minimum of the parabola in log λ through the best of ${grid.join(', ')} and its neighbours`

@@ -5,6 +5,7 @@ import { loadDatasetFromPaths } from '../../node/files';
 import { subsetDataset } from '../data/subset';
 import { renameAndShuffle } from './bootstrap';
 import { fitDataset } from './fit';
+import { cvRepeats } from './strength';
 import { jackknifeLogStrength, STRENGTH_STEP } from './strengthShare';
 
 const DEMO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../public/demo');
@@ -23,12 +24,40 @@ describe('the jackknife of log λ over the search folds', () => {
         [2, 2, 3],
       ],
       held: [1, 1, 1],
+      draws: 1,
     });
     expect(j.u[0]).toBeCloseTo(Math.LN2, 12);
     expect(j.u[1]).toBeCloseTo(0.9 * Math.LN2, 12);
     expect(j.u[2]).toBeCloseTo(1.1 * Math.LN2, 12);
     expect(j.sd).toBeCloseTo(Math.sqrt((2 / 3) * 0.02) * Math.LN2, 12);
     expect(j.sd).toBeCloseTo(0.0800375, 6);
+  });
+
+  it('counts each cell once where the folds come from several draws', () => {
+    // The same three leave-one-out vertices, read as the folds of two draws:
+    // every cell sits in two folds, so the variance is doubled back.
+    const loss = [
+      [2, 3, 2],
+      [1, 1, 1],
+      [2, 2, 3],
+    ];
+    const one = jackknifeLogStrength({ lambdas: [1, 2, 4], loss, held: [1, 1, 1], draws: 1 });
+    const two = jackknifeLogStrength({ lambdas: [1, 2, 4], loss, held: [1, 1, 1], draws: 2 });
+    expect(two.u).toEqual(one.u);
+    expect(two.sd).toBeCloseTo(Math.sqrt(2 * (2 / 3) * 0.02) * Math.LN2, 12);
+  });
+});
+
+describe('draws of the folds', () => {
+  it('three for the smallest sets, fewer as the cells grow, one from 3,000 cells', () => {
+    expect(cvRepeats(1_674)).toBe(3); // the economics demo
+    expect(cvRepeats(2_000)).toBe(3);
+    expect(cvRepeats(2_001)).toBe(2);
+    expect(cvRepeats(3_000)).toBe(2);
+    expect(cvRepeats(3_001)).toBe(1);
+    expect(cvRepeats(6_210)).toBe(1); // the pooled demo
+    expect(cvRepeats(24_000)).toBe(1); // fit.test's 60 × 400
+    expect(cvRepeats(0)).toBe(3);
   });
 });
 
@@ -42,7 +71,8 @@ describe("λ's share of SE(θ) on the economics demo (18 × 93)", () => {
     const lambda = fit.settings.priorStrength!;
     expect(spread.converged).toBe(true);
     expect(spread.step).toBe(STRENGTH_STEP);
-    expect(spread.leaveOneOut).toHaveLength(5);
+    // 1,674 cells: three draws of five folds.
+    expect(spread.leaveOneOut).toHaveLength(15);
     expect(spread.sdLogLambda).toBeGreaterThan(0);
     // The open start is kept here, the start a fit at a given λ takes too.
     expect(fit.priorSelection!.starts!.find((s) => s.kept)!.start).toBe('open');

@@ -26,7 +26,9 @@ import type { FitSettings } from './types';
  * draw (reading demo: 0.02 to 0.44 over ten seeds). Where the best
  * candidate is at an end of the grid the others' best is re-chosen and
  * clamped as the search does. `sd` is the jackknife SD,
- * √((F − 1)/F · Σ (u_f − ū)²); `u` the leave-one-out log λ's.
+ * √(R · (F − 1)/F · Σ (u_f − ū)²) over the F folds of R draws (R = 1: the
+ * plain jackknife; each cell is in R folds, so the plain one would shrink
+ * the variance R-fold); `u` the leave-one-out log λ's.
  */
 export function jackknifeLogStrength(f: FoldLosses): { sd: number; u: number[] } {
   const F = f.held.length;
@@ -39,7 +41,9 @@ export function jackknifeLogStrength(f: FoldLosses): { sd: number; u: number[] }
   }
   const mean = u.reduce((s, v) => s + v, 0) / F;
   const ss = u.reduce((s, v) => s + (v - mean) ** 2, 0);
-  return { sd: Math.sqrt(((F - 1) / F) * ss), u };
+  // With R draws every cell sits in R folds: the F = 5R folds are not F
+  // independent units, and the plain jackknife would shrink the variance R-fold.
+  return { sd: Math.sqrt(f.draws * ((F - 1) / F) * ss), u };
 }
 
 /** The step in log λ of the two refits that measure θ's slope. */
