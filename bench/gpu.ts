@@ -255,7 +255,9 @@ for (const name of list(values.fit)) {
     console.log(`| ${name} | ${why} | | | | | |`);
   } finally {
     clearTimeout(timer);
-    console.log(`\n${name}: ${time.summary((performance.now() - ts) / 1000)}; phases: ${phases.join(' → ')}\n`);
+    console.log(
+      `\n${name}: ${time.summary((performance.now() - ts) / 1000)}; phases: ${phases.join(' → ')}\n`,
+    );
   }
 }
 if (gpu && !('error' in gpu)) gpu.device.destroy();
