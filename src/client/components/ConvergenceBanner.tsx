@@ -1,6 +1,7 @@
 import type { FitEntry } from '../state';
 import { gateOf, gateWords } from '../../core/model/gate';
 import type { FitJson, StartTrial } from '../../core/fit/types';
+import { pairedT } from '../../core/stats/paired';
 
 /**
  * Says plainly whether the shown fit converged, why it stopped, and with what
@@ -96,6 +97,8 @@ export function ConvergenceBanner({
  */
 function StartsTable({ starts }: { starts?: StartTrial[] }) {
   if (!starts?.length) return null;
+  const [a, b] = starts;
+  const t = a?.foldLoss && b?.foldLoss ? pairedT(a.foldLoss, b.foldLoss) : null;
   return (
     <>
       <table className="compact" data-testid="fit-starts">
@@ -121,9 +124,11 @@ function StartsTable({ starts }: { starts?: StartTrial[] }) {
           ))}
         </tbody>
       </table>
-      <p className="muted small">
-        Each optimum was refitted on every fold of the search with its cells held out; the one whose
-        refits predict the held-out cells better is the fit shown.
+      <p className="muted small" data-testid="fit-starts-rule">
+        Each optimum was refitted on every fold of the search with its cells held out. The gate-shut
+        optimum is kept only where its refits predict better by more than the folds&apos; own noise
+        (its gain at least one standard error over the folds)
+        {t === null ? '' : `: here t = ${t.toFixed(2)}`}.
       </p>
     </>
   );

@@ -490,6 +490,7 @@ async function keepBetter(
       w0: x0[w0],
       objective: r.value,
       heldOutLoss: h.loss,
+      foldLoss: h.folds.map((l) => Number(l.toPrecision(6))),
       converged: r.converged,
       passes: r.passes + h.passes,
       kept: false,

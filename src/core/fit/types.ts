@@ -138,6 +138,8 @@ export interface StartTrial {
   /** The optimised objective at its optimum (cross-entropy + prior + penalty). */
   objective: number;
   heldOutLoss: number;
+  /** Held-out loss per cell of each fold's refit, in the search's fold order. */
+  foldLoss?: number[];
   converged: boolean;
   /** Passes of this start's fit and of its refits on the folds. */
   passes: number;
