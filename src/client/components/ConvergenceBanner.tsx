@@ -125,10 +125,12 @@ function StartsTable({ starts }: { starts?: StartTrial[] }) {
         </tbody>
       </table>
       <p className="muted small" data-testid="fit-starts-rule">
-        Each optimum was refitted on every fold of the search with its cells held out. The gate-shut
-        optimum is kept only where its refits predict better by more than the folds&apos; own noise
-        (its gain at least one standard error over the folds)
-        {t === null ? '' : `: here t = ${t.toFixed(2)}`}.
+        Each optimum was refitted on every fold of the search with its cells held out; the one whose
+        refits predict the held-out cells better is the fit shown
+        {t === null
+          ? ''
+          : ` (the gate-shut optimum's gain over the folds: paired t = ${t.toFixed(2)}; below about 1 the two predict alike within the folds' noise)`}
+        .
       </p>
     </>
   );

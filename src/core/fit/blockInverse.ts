@@ -17,10 +17,10 @@ export interface BlockPlan {
   nulls: Int32Array[][];
 }
 
-/** A block-diagonal inverse: out_b = M_b v_b, each M_b symmetric positive definite (blocks.ts floorInverse). */
+/** A block's eigen-decomposed inverse: out_b = V diag(1/λ) Vᵀ v_b. */
 export interface BlockInverse {
   plan: BlockPlan;
-  /** Per block, M_b (n × n) at off[b]. */
+  /** Per block, V (n × n, column-major) then 1/λ (n), at off[b]. */
   data: Float64Array;
   off: Int32Array;
   /** Probe passes spent (the base gradient included). */
@@ -37,19 +37,22 @@ export function widthOf(plan: BlockPlan): number {
   return width;
 }
 
-/** Where each block's M_b starts in BlockInverse.data (n² values a block). */
+/** Where each block's V and 1/|λ| start in BlockInverse.data (n² + n values a block). */
 export function offsetsOf(plan: BlockPlan): Int32Array {
   const B = plan.start.length - 1;
   const off = new Int32Array(B + 1);
   for (let b = 0; b < B; b++) {
     const n = plan.start[b + 1] - plan.start[b];
-    off[b + 1] = off[b] + n * n;
+    off[b + 1] = off[b] + n * n + n;
   }
   return off;
 }
 
-/** Block b's slots of v gathered into vb[0..n), then w = M_b vb. Returns n. */
-function multiply(
+/**
+ * Block b's coordinates in its eigenbasis: w_k = V_kᵀ v_b into w[0..n), with
+ * v_b gathered into vb first. Returns n.
+ */
+function project(
   inv: BlockInverse,
   b: number,
   v: Float64Array,
@@ -60,11 +63,11 @@ function multiply(
   const s0 = plan.start[b];
   const n = plan.start[b + 1] - s0;
   for (let m = 0; m < n; m++) vb[m] = v[plan.slots[s0 + m]];
-  for (let r = 0; r < n; r++) {
+  for (let k = 0; k < n; k++) {
     let sum = 0;
-    const row = off[b] + r * n;
-    for (let m = 0; m < n; m++) sum += data[row + m] * vb[m];
-    w[r] = sum;
+    const col = off[b] + k * n;
+    for (let m = 0; m < n; m++) sum += data[col + m] * vb[m];
+    w[k] = sum;
   }
   return n;
 }
@@ -77,22 +80,32 @@ export function applyBlocks(
   tmp: Float64Array,
 ): void {
   out.fill(0);
-  const { plan } = inv;
+  const { plan, data, off } = inv;
   const vb = tmp.subarray(inv.width);
   for (let b = 0; b + 1 < plan.start.length; b++) {
-    const n = multiply(inv, b, v, vb, tmp);
-    for (let m = 0; m < n; m++) out[plan.slots[plan.start[b] + m]] = tmp[m];
+    // tmp = Λ⁻¹ Vᵀ v_b, then out_b = V tmp
+    const n = project(inv, b, v, vb, tmp);
+    const o = off[b];
+    for (let k = 0; k < n; k++) tmp[k] *= data[o + n * n + k];
+    vb.fill(0, 0, n);
+    for (let k = 0; k < n; k++) {
+      const t = tmp[k];
+      const col = o + k * n;
+      for (let m = 0; m < n; m++) vb[m] += data[col + m] * t;
+    }
+    for (let m = 0; m < n; m++) out[plan.slots[plan.start[b] + m]] = vb[m];
   }
 }
 
-/** vᵀ H0 v = Σ over blocks of v_bᵀ M_b v_b. `tmp`: 2 × width. */
+/** vᵀ H0 v = Σ over blocks and eigenpairs of (V_kᵀ v_b)² / |λ_k|: half an application's work. `tmp`: 2 × width. */
 export function quadBlocks(inv: BlockInverse, v: Float64Array, tmp: Float64Array): number {
-  const { plan } = inv;
+  const { plan, data, off } = inv;
   const vb = tmp.subarray(inv.width);
   let sum = 0;
   for (let b = 0; b + 1 < plan.start.length; b++) {
-    const n = multiply(inv, b, v, vb, tmp);
-    for (let m = 0; m < n; m++) sum += vb[m] * tmp[m];
+    const n = project(inv, b, v, vb, tmp);
+    const o = off[b] + n * n;
+    for (let k = 0; k < n; k++) sum += tmp[k] * tmp[k] * data[o + k];
   }
   return sum;
 }

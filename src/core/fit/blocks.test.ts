@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyBlocks, type BlockPlan } from './blockInverse';
-import {
-  blockCurvature,
-  choleskyInverse,
-  floorInverse,
-  jacobiEigen,
-  nominalBlockPlan,
-  probeBlocks,
-} from './blocks';
+import { blockCurvature, jacobiEigen, nominalBlockPlan, probeBlocks } from './blocks';
 import { lbfgs, type Objective } from './optim';
 import { pose } from './pose';
 import { simulateNominal } from '../model/simulate';
@@ -61,77 +54,6 @@ describe('Jacobi eigen-decomposition', () => {
       expect.closeTo(5, 12),
       expect.closeTo(7, 12),
     ]);
-  });
-});
-
-describe('the floored inverse of a block', () => {
-  const inverse = (A: number[], n: number, nulls: number[][] = []) => {
-    const data = new Float64Array(n * n);
-    floorInverse(
-      Float64Array.from(A),
-      n,
-      nulls.map((u) => Int32Array.from(u)),
-      data,
-      0,
-      1,
-    );
-    return Array.from(data);
-  };
-  const close = (got: number[], want: number[], digits: number) =>
-    got.forEach((g, q) => expect(g).toBeCloseTo(want[q], digits));
-
-  it('is the inverse where the block is positive definite: [[4, 1], [1, 3]]⁻¹ = [[3, −1], [−1, 4]] / 11', () => {
-    close(inverse([4, 1, 1, 3], 2), [3 / 11, -1 / 11, -1 / 11, 4 / 11], 14);
-    const M = new Float64Array(4);
-    expect(choleskyInverse(Float64Array.from([4, 1, 1, 3]), 2, M, new Float64Array(4))).toBe(true);
-  });
-
-  it('takes |λ| where the block is indefinite: [[1, 2], [2, 1]] (λ 3, −1) gives [[2, −1], [−1, 2]] / 3', () => {
-    // V = (1, ±1)/√2: M = (1/3)·½[[1, 1], [1, 1]] + 1·½[[1, −1], [−1, 1]].
-    expect(
-      choleskyInverse(Float64Array.from([1, 2, 2, 1]), 2, new Float64Array(4), new Float64Array(4)),
-    ).toBe(false);
-    close(inverse([1, 2, 2, 1], 2), [2 / 3, -1 / 3, -1 / 3, 2 / 3], 12);
-  });
-
-  it('floors the eigenvalues at 1e-6 of the largest: diag(1, 1e-8) gives diag(1, 1e6)', () => {
-    // Positive definite, but conditioned past the floor: the eigen path, not A⁻¹ = diag(1, 1e8).
-    expect(
-      choleskyInverse(
-        Float64Array.from([1, 0, 0, 1e-8]),
-        2,
-        new Float64Array(4),
-        new Float64Array(4),
-      ),
-    ).toBe(false);
-    close(inverse([1, 0, 0, 1e-8], 2), [1, 0, 0, 1e6], 6);
-  });
-
-  it('gives a null direction the largest diagonal entry: [[1, −1], [−1, 1]] with (1, 1) null', () => {
-    // A + ½[[1, 1], [1, 1]]: eigenvalue 1 (= dmax) along (1, 1), 2 along (1, −1),
-    // so M = 1·½[[1, 1], [1, 1]] + ½·½[[1, −1], [−1, 1]] = [[3, 1], [1, 3]] / 4.
-    close(inverse([1, -1, -1, 1], 2, [[0, 1]]), [0.75, 0.25, 0.25, 0.75], 14);
-  });
-
-  it('agrees with the eigen path on a random positive definite 12 × 12 block (M A = I)', () => {
-    let st = 3;
-    const u = () => (st = (st * 1103515245 + 12345) >>> 0) / 4294967296 - 0.5;
-    const n = 12;
-    const X = Array.from({ length: n * 30 }, u);
-    const A: number[] = [];
-    for (let r = 0; r < n; r++)
-      for (let c = 0; c < n; c++) {
-        let sum = 0;
-        for (let t = 0; t < 30; t++) sum += X[r * 30 + t] * X[c * 30 + t];
-        A.push(sum);
-      }
-    const M = inverse(A, n);
-    for (let r = 0; r < n; r++)
-      for (let c = 0; c < n; c++) {
-        let sum = 0;
-        for (let k = 0; k < n; k++) sum += M[r * n + k] * A[k * n + c];
-        expect(sum).toBeCloseTo(r === c ? 1 : 0, 10);
-      }
   });
 });
 
@@ -207,25 +129,18 @@ describe('probing the block curvature', () => {
     const P = plan([[0, 1], [2]]);
     const opts = { maxSteps: 200, tol: 1e-12, gtol: 1e-9 };
     const plain = await lbfgs(h, new Float64Array(3), opts);
-    let first: number[] = [];
     const probed = await lbfgs(h, new Float64Array(3), {
       ...opts,
       curvature: { probe: (x) => probeBlocks(h, x, P), every: 100 },
-      onStep: (s) => {
-        if (s.step === 1) first = Array.from(s.x!);
-      },
     });
     expect(probed.converged).toBe(true);
-    expect(plain.steps).toBeGreaterThan(10);
+    expect(probed.steps).toBeLessThanOrEqual(2);
+    expect(plain.steps).toBeGreaterThan(probed.steps);
     // The minimum of ½xᵀBx − bᵀx: x₂ = 1; x₀ = 10⁴ / (10⁸ − 9.998·10⁷), x₁ = −0.9999·x₀.
-    // The first step lands on it (the Newton step; later steps only meet the
-    // gradient test's 1e-9 against the probe's rounding, ~2e-13 in x here).
     const x0 = 1e4 / (1e8 - 9.999e3 ** 2);
-    for (const x of [first, Array.from(probed.x)]) {
-      expect(x[0]).toBeCloseTo(x0, 10);
-      expect(x[1]).toBeCloseTo(-0.9999 * x0, 10);
-      expect(x[2]).toBeCloseTo(1, 10);
-    }
+    expect(probed.x[0]).toBeCloseTo(x0, 4);
+    expect(probed.x[1]).toBeCloseTo(-0.9999 * x0, 4);
+    expect(probed.x[2]).toBeCloseTo(1, 8);
   });
 });
 

@@ -81,8 +81,8 @@ export async function probeBlocks(
 }
 
 /**
- * In place at data[o ..]: the n × n probed block H (column-major) becomes its
- * floored inverse (floorInverse).
+ * In place at data[o ..]: the n × n probed block H (column-major) becomes the
+ * eigenvectors V, and data[o + n² ..] the floored inverse eigenvalues.
  */
 function invertBlock(
   data: Float64Array,
@@ -96,25 +96,12 @@ function invertBlock(
   floorInverse(A, n, nulls, data, o, 0);
 }
 
-/** The floor of the inverse's eigenvalues: |λ| below FLOOR_RATIO · max |λ| counts as that. */
-const FLOOR_RATIO = 1e-6;
-
-/** Scratch of floorInverse (one thread): grown to the largest block seen. */
-let scratch = new Float64Array(0);
-
 /**
- * The symmetric n × n A (row-major, destroyed) into its floored inverse
- * M = V diag(1 / max(|λ_k|, floor)) Vᵀ at data[o .. o + n²) (symmetric, so
- * row- and column-major alike), floor = max(FLOOR_RATIO · max |λ|, 1e-12).
- * Each null direction u is first made an eigenvector with eigenvalue dmax
- * (the largest diagonal entry; `zeroShift` where that is 0): A += dmax·uuᵀ
- * (A u ≈ 0 there), so the inverse does not amplify noise along it.
- *
- * Where A is positive definite and ‖A‖₁ ‖A⁻¹‖₁ ≤ 1 / FLOOR_RATIO, no
- * eigenvalue reaches the floor (λ_max ≤ ‖A‖₁, λ_min ≥ 1 / ‖A⁻¹‖₁), so M is
- * A⁻¹ itself: by Cholesky, about 20 times cheaper than the eigen-
- * decomposition (31,554 item blocks of 12: 1.7 s by Jacobi). Elsewhere
- * (indefinite or near-singular blocks) the Jacobi eigen-decomposition.
+ * The symmetric n × n A (row-major, destroyed) into its eigenvectors V at
+ * data[o ..] and floored inverse eigenvalues 1/|λ| at data[o + n² ..]. Each
+ * null direction u is first made an eigenvector with eigenvalue dmax (the
+ * largest diagonal entry; `zeroShift` where that is 0): A += dmax·uuᵀ (A u ≈ 0
+ * there), so the inverse does not amplify noise along it.
  */
 export function floorInverse(
   A: Float64Array,
@@ -130,73 +117,13 @@ export function floorInverse(
     const w = (dmax || zeroShift) / u.length;
     for (const r of u) for (const c of u) A[r * n + c] += w;
   }
-  if (scratch.length < 2 * n * n + n) scratch = new Float64Array(2 * n * n + n);
-  const M = data.subarray(o, o + n * n);
-  if (choleskyInverse(A, n, M, scratch)) return;
-  const V = scratch.subarray(0, n * n);
-  const lam = scratch.subarray(n * n, n * n + n);
+  const V = data.subarray(o, o + n * n);
+  const lam = data.subarray(o + n * n, o + n * n + n);
   jacobiEigen(A, n, V, lam);
   let lmax = 0;
   for (let k = 0; k < n; k++) lmax = Math.max(lmax, Math.abs(lam[k]));
-  const floor = Math.max(lmax * FLOOR_RATIO, 1e-12);
+  const floor = Math.max(lmax * 1e-6, 1e-12);
   for (let k = 0; k < n; k++) lam[k] = 1 / Math.max(Math.abs(lam[k]), floor);
-  for (let r = 0; r < n; r++)
-    for (let c = r; c < n; c++) {
-      let sum = 0;
-      for (let k = 0; k < n; k++) sum += V[k * n + r] * lam[k] * V[k * n + c];
-      M[r * n + c] = M[c * n + r] = sum;
-    }
-}
-
-/** ‖X‖₁ of the symmetric n × n X: its largest absolute column sum. */
-function norm1(X: ArrayLike<number>, n: number): number {
-  let best = 0;
-  for (let c = 0; c < n; c++) {
-    let sum = 0;
-    for (let r = 0; r < n; r++) sum += Math.abs(X[r * n + c]);
-    best = Math.max(best, sum);
-  }
-  return best;
-}
-
-/**
- * M = A⁻¹ for the symmetric n × n A (row-major, kept) where A = LLᵀ exists and
- * is conditioned within the floor (see floorInverse); false (M undefined)
- * elsewhere. `work`: ≥ n² values.
- */
-export function choleskyInverse(
-  A: Float64Array,
-  n: number,
-  M: Float64Array,
-  work: Float64Array,
-): boolean {
-  const L = work;
-  for (let r = 0; r < n; r++)
-    for (let c = 0; c <= r; c++) {
-      let sum = A[r * n + c];
-      for (let k = 0; k < c; k++) sum -= L[r * n + k] * L[c * n + k];
-      if (r === c) {
-        if (!(sum > 0)) return false;
-        L[r * n + r] = Math.sqrt(sum);
-      } else L[r * n + c] = sum / L[c * n + c];
-    }
-  // L⁻¹ in place (lower triangular), then M = L⁻ᵀ L⁻¹.
-  for (let c = 0; c < n; c++) {
-    L[c * n + c] = 1 / L[c * n + c];
-    for (let r = c + 1; r < n; r++) {
-      let sum = 0;
-      for (let k = c; k < r; k++) sum -= L[r * n + k] * L[k * n + c];
-      L[r * n + c] = sum / L[r * n + r];
-    }
-  }
-  for (let r = 0; r < n; r++)
-    for (let c = r; c < n; c++) {
-      let sum = 0;
-      for (let k = c; k < n; k++) sum += L[k * n + r] * L[k * n + c];
-      M[r * n + c] = M[c * n + r] = sum;
-    }
-  const inv1 = norm1(M, n);
-  return inv1 <= 1e12 && norm1(A, n) * inv1 <= 1 / FLOOR_RATIO;
 }
 
 /**

@@ -5,9 +5,8 @@ import { loadDatasetFromPaths } from '../../node/files';
 import { subsetDataset } from '../data/subset';
 import { GATE_SHUT } from '../model/gate';
 import { simulateNominal } from '../model/simulate';
-import { keptStart, SHUT_START_W0, shutStart, START_MARGIN, START_T, twoStarts } from './branch';
+import { keptStart, SHUT_START_W0, shutStart, START_MARGIN, twoStarts } from './branch';
 import { fitDataset } from './fit';
-import { pairedT } from '../stats/paired';
 import { pose } from './pose';
 import { DEFAULT_SETTINGS, type FitSettings } from './types';
 import type { StrengthChoice } from './strength';
@@ -23,28 +22,6 @@ describe('keeping one of two starts', () => {
     expect(keptStart([{ heldOutLoss: 0.4 }, { heldOutLoss: 0.39997 }])).toBe(0);
     expect(keptStart([{ heldOutLoss: 0.4 }, { heldOutLoss: 0.39995 }])).toBe(1);
     expect(keptStart([{ heldOutLoss: 0.4 }, { heldOutLoss: 0.4 }])).toBe(0);
-  });
-
-  it('keeps the second only where its gain over the folds exceeds one standard error', () => {
-    expect(START_T).toBe(1);
-    // Differences first − second 0.01, 0.02, 0.03: mean 0.02, sd 0.01, t = 0.02 / (0.01/√3) = 3.46.
-    expect(pairedT([0.41, 0.42, 0.43], [0.4, 0.4, 0.4])).toBeCloseTo(2 * Math.sqrt(3), 12);
-    const open = { heldOutLoss: 0.42, foldLoss: [0.41, 0.42, 0.43] };
-    expect(keptStart([open, { heldOutLoss: 0.4, foldLoss: [0.4, 0.4, 0.4] }])).toBe(1);
-    // Differences 0.03, −0.01, 0.01, −0.02, 0.04: mean 0.01, sd 0.02550, t = 0.877 < 1.
-    const noisy = { heldOutLoss: 0.4, foldLoss: [0.4, 0.4, 0.4, 0.4, 0.4] };
-    const shut = { heldOutLoss: 0.39, foldLoss: [0.37, 0.41, 0.39, 0.42, 0.36] };
-    expect(pairedT(noisy.foldLoss, shut.foldLoss)).toBeCloseTo(
-      0.01 / (Math.sqrt(0.0026 / 4) / Math.sqrt(5)),
-      12,
-    );
-    expect(keptStart([noisy, shut])).toBe(0);
-    // The same gain on every fold: t is infinite, the second is kept.
-    expect(
-      keptStart([noisy, { heldOutLoss: 0.39, foldLoss: [0.39, 0.39, 0.39, 0.39, 0.39] }]),
-    ).toBe(1);
-    // Without per-fold losses (an older fit.json), the margin alone.
-    expect(keptStart([{ heldOutLoss: 0.4 }, { heldOutLoss: 0.39 }])).toBe(1);
   });
 
   const { data } = simulateNominal({ J: 6, I: 20, seed: 2 });
