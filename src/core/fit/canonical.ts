@@ -59,7 +59,11 @@ function valueKeys(ds: Dataset): { item: Float64Array; llm: Float64Array } {
     for (let k = 0; k < ds.nOptions[c % I]; k++) s += (k + 1) * ds.obs[c * Kmax + k];
     cell[c] = s;
   }
-  const sorted = (xs: number[]) => xs.sort((a, b) => a - b).reduce((t, x) => t + x, 0);
+  // A typed array's sort is numeric and native (the same order for these finite sums).
+  const sorted = (xs: number[]) =>
+    Float64Array.from(xs)
+      .sort()
+      .reduce((t, x) => t + x, 0);
   const item = new Float64Array(I);
   for (let i = 0; i < I; i++) {
     const own: number[] = [];

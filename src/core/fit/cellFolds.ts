@@ -65,8 +65,15 @@ export interface ContentHashes {
  */
 function cellHash(obs: Float32Array, off: number, K: number, order: number[]): number {
   order.length = K;
-  for (let k = 0; k < K; k++) order[k] = k;
-  order.sort((a, b) => obs[off + b] - obs[off + a] || a - b);
+  // Insertion sort (K ≤ a few dozen): by probability, descending, ties by position.
+  for (let k = 0; k < K; k++) {
+    let m = k;
+    while (m > 0 && obs[off + order[m - 1]] < obs[off + k]) {
+      order[m] = order[m - 1];
+      m--;
+    }
+    order[m] = k;
+  }
   let h = mix(0x9747b28c, K);
   for (const k of order) h = mix(h, k);
   return h;
