@@ -20,7 +20,7 @@ import { fastFit, mixedPrecision } from './fast';
 import { makeObjective, type Posed } from './pose';
 import { countPreconditioner } from './precond';
 import { specsAt } from '../model/hprior';
-import { foldProblem, foldSpecs, type StrengthChoice } from './strength';
+import { foldProblem, foldSpecs, type FoldSpec, type StrengthChoice } from './strength';
 import type { EngineHandle } from './engineHandle';
 import type { OptimStep } from './optim';
 import type { FitSettings, StartTrial } from './types';
@@ -81,25 +81,36 @@ export function shutStart(posed: Posed, x: Float64Array): Float64Array {
   return out;
 }
 
+/** The canonical copy of `ds` and its search folds, on which both starts are scored. */
+export function scoringFolds(
+  ds: Dataset,
+  settings: FitSettings,
+): { data: Dataset; folds: FoldSpec[] } {
+  const { data } = canonicalOrder(ds, null);
+  return { data, folds: foldSpecs(data, settings.seed) };
+}
+
 /**
  * Held-out cross-entropy per cell of warm refits from `x` (the canonical
  * copy's free vector) on each of the search's folds at λ, each refit run to
- * the full convergence test; and the passes they took.
+ * the full convergence test; each fold's loss per cell; and the passes they
+ * took. `data` is the canonical copy and `folds` its folds (`foldSpecs`), made
+ * once for both starts (`scoringFolds`).
  */
 export async function refitHeldOut(
-  ds: Dataset,
+  data: Dataset,
+  folds: readonly FoldSpec[],
   settings: FitSettings,
   engine: EngineHandle,
   x: Float64Array,
   o: { signal?: AbortSignal; onStep?: (s: OptimStep) => void } = {},
 ): Promise<{ loss: number; passes: number; folds: number[] }> {
-  const { data } = canonicalOrder(ds, null);
   const lambda = settings.priorStrength ?? 1;
   let loss = 0;
   let held = 0;
   let passes = 0;
-  const folds: number[] = [];
-  for (const spec of foldSpecs(data, settings.seed)) {
+  const perFold: number[] = [];
+  for (const spec of folds) {
     const f = foldProblem(data, spec, settings);
     f.posed.P.priors = specsAt(f.posed.P.groups, lambda, settings.prior ?? {});
     const eng = await engine.create(f.posed.problem);
@@ -110,7 +121,7 @@ export async function refitHeldOut(
       passes += r.passes;
       f.posed.P.toNatural(r.x, obj.nat);
       const l = await heldEngine.evaluate(obj.nat, null);
-      folds.push(l / f.held.cells.n);
+      perFold.push(l / f.held.cells.n);
       loss += l;
       held += f.held.cells.n;
     } finally {
@@ -118,7 +129,7 @@ export async function refitHeldOut(
       heldEngine.dispose();
     }
   }
-  return { loss: loss / held, passes, folds };
+  return { loss: loss / held, passes, folds: perFold };
 }
 
 /**

@@ -11,7 +11,7 @@ import { followsStrength, specsAt, type PriorGroupRef, type PriorScale } from '.
 import { fastFit, FAST_WARMUP, mixedPrecision } from './fast';
 import { choosePriorStrength, type StrengthChoice } from './strength';
 import { strengthPath } from './path';
-import { keptStart, refitHeldOut, shutStart, twoStarts } from './branch';
+import { keptStart, refitHeldOut, scoringFolds, shutStart, twoStarts } from './branch';
 import { buildFitJson } from './result';
 import { blockCurvature, PROBE_EVERY } from './blocks';
 import { exactCurvature } from './exactBlocks';
@@ -479,11 +479,12 @@ async function keepBetter(
   };
   const w0 = c.posed.kind === 'nominal' ? c.posed.P.free.w0 : 0;
   const trials: StartTrial[] = [];
+  const { data, folds } = scoringFolds(c.ds, c.settings);
   for (const [r, x0, name] of [
     [first, start, 'open'],
     [second, from, 'shut'],
   ] as const) {
-    const h = await refitHeldOut(c.ds, c.settings, c.handle, r.x, scoring);
+    const h = await refitHeldOut(data, folds, c.settings, c.handle, r.x, scoring);
     c.done.passes += h.passes;
     trials.push({
       start: name,

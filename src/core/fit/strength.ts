@@ -313,6 +313,7 @@ export async function choosePriorStrength(
       `${n} cells are too few to cross-validate on (need ${MIN_CELLS_TO_CHOOSE}); λ = 1`,
     );
   const folds = foldSpecs(data, settings.seed);
+  const draws = folds.length / CV_FOLDS;
   const ctx: InnerContext = { settings, override, engine, signal: o.signal, onStep: o.onStep };
   const grid = await searchGrid(data, folds, ctx);
   await extendGrid(grid, data, folds, ctx);
@@ -338,7 +339,7 @@ export async function choosePriorStrength(
       lambdas: [...grid.lambdas],
       loss: grid.lambdas.map((_, m) => grid.runs.map((r) => r.loss[m])),
       held: grid.held,
-      draws: folds.length / CV_FOLDS,
+      draws,
     },
     reason: strengthReason(
       lambda,
@@ -349,7 +350,7 @@ export async function choosePriorStrength(
       n,
       o.maxCells,
       start !== null,
-      folds.length / CV_FOLDS,
+      draws,
     ),
   };
 }
