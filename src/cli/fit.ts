@@ -15,6 +15,7 @@ import { MODEL_TYPES } from '../core/model/types';
 import { num, oneOf, parse, UsageError } from './args';
 import { FIT_FLAG_OPTIONS, FIT_FLAG_USAGE, fitSettingsFromFlags } from './fitFlags';
 import { gateWords } from '../core/model/gate';
+import { continuingCannotHelp, stopWords } from '../core/fit/stopWords';
 import { loadData, writeOut } from './io';
 
 export const FIT_USAGE = `llm-nrm fit DATA... [--items items.csv] [--model ${MODEL_TYPES.join('|')}]
@@ -127,5 +128,6 @@ export function progressLine(p: FitProgress): string {
 export function convergenceLine(fit: FitJson): string {
   const norm = fit.gradNorm === undefined ? '' : `, gradient norm ${fit.gradNorm.toExponential(2)}`;
   if (fit.converged) return `converged (${fit.stopReason}${norm}) after ${fit.steps} steps`;
-  return `NOT CONVERGED: stopped by ${fit.stopReason ?? 'unknown'}${norm} after ${fit.steps} steps; rerun with a larger --steps to continue`;
+  const next = continuingCannotHelp(fit) ? '' : ' Rerun with a larger --steps to continue.';
+  return `NOT CONVERGED: ${stopWords(fit)}${next}`;
 }

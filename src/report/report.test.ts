@@ -93,7 +93,7 @@ describe('the demo report (18 LLMs × 345 items)', () => {
 
   it('says the short fit did not converge, and how to reproduce it', () => {
     const t = sectionText('fit');
-    expect(t).toContain('It did NOT converge: it stopped by max-steps after 150 steps');
+    expect(t).toContain('It did NOT converge. It reached its step cap of 150 steps');
     expect(t).toContain(
       'llm-nrm fit econ-reading.wide.csv --items econ-reading.items.csv --model llmnrm',
     );

@@ -2,6 +2,7 @@ import type { FitEntry } from '../state';
 import { gateOf, gateWords } from '../../core/model/gate';
 import type { FitJson, StartTrial } from '../../core/fit/types';
 import { pairedT } from '../../core/stats/paired';
+import { continuingCannotHelp, stopWords } from '../../core/fit/stopWords';
 
 /**
  * Says plainly whether the shown fit converged, why it stopped, and with what
@@ -72,17 +73,22 @@ export function ConvergenceBanner({
         {trials}
       </div>
     );
-  const why =
-    f.optimizer === 'adam'
-      ? `Adam runs a fixed ${f.steps} steps (the paper's method) and has no convergence test`
-      : `It stopped by ${f.stopReason ?? 'its step cap'}${norm} after ${f.steps} steps`;
+  const stuck = continuingCannotHelp(f);
   return (
-    <div className="fit-warning" role="alert" data-testid="fit-status" data-converged="false">
-      <strong>Not converged.</strong> {why}; its numbers may still move, so read the charts with
-      care. {priors}{' '}
-      <button type="button" className="primary" onClick={onContinue} disabled={busy}>
-        Continue fitting
-      </button>
+    <div
+      className="fit-warning"
+      role="alert"
+      data-testid="fit-status"
+      data-converged="false"
+      data-stop={f.stopReason}
+    >
+      <strong>Not converged.</strong> {stopWords(f)} Its numbers may still move, so read the charts
+      with care. {priors}{' '}
+      {stuck ? null : (
+        <button type="button" className="primary" onClick={onContinue} disabled={busy}>
+          Continue fitting
+        </button>
+      )}
       {gate}
       {trials}
     </div>

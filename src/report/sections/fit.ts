@@ -2,6 +2,7 @@
 import type { Dataset } from '../../core/data/types';
 import type { FitJson } from '../../core/fit/types';
 import { gateWords } from '../../core/model/gate';
+import { stopWords } from '../../core/fit/stopWords';
 import { version } from '../../../package.json';
 import { datasetFileNamer } from '../caps';
 import { esc, fmt, int, section, table, textCell, figure } from '../html';
@@ -13,7 +14,7 @@ function convergence(fit: FitJson): string {
     fit.gradNorm === undefined ? '' : `, scaled gradient norm ${fit.gradNorm.toExponential(2)}`;
   return fit.converged
     ? `converged (${fit.stopReason ?? 'converged'}${norm}) after ${int(fit.steps)} steps`
-    : `NOT converged: stopped by ${fit.stopReason ?? 'unknown'}${norm} after ${int(fit.steps)} steps`;
+    : `NOT converged. ${stopWords(fit)}`;
 }
 
 /** A command line that fits the same model on the same files with the same settings. */
@@ -110,7 +111,7 @@ function reading(fit: FitJson): string {
   const gate = gateWords(fit);
   const conv = fit.converged
     ? `It converged in ${int(fit.steps)} steps (${fmt(fit.seconds, 1)} s on the ${fit.engine} engine), so its numbers are the optimum of its objective.`
-    : `It did NOT converge: it stopped by ${fit.stopReason ?? 'an unknown reason'} after ${int(fit.steps)} steps, so its estimates may still move; read the rest of this report with that in mind.`;
+    : `It did NOT converge. ${stopWords(fit)} Its estimates may still move; read the rest of this report with that in mind.`;
   return `The ${fit.model} model was fitted in ${fit.mode} mode with a mean cross-entropy of ${fmt(fit.meanCrossEntropy, 4)} nats per cell. ${conv}${lam}${gate ? ` ${gate}` : ''}`;
 }
 

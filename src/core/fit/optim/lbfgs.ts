@@ -10,6 +10,7 @@ import {
   type OptimOptions,
   type OptimResult,
   type StopReason,
+  STALL_STEPS,
 } from './types';
 import { dot } from './vector';
 
@@ -20,6 +21,11 @@ export interface LbfgsOptions extends OptimOptions {
    */
   tol: number;
   gtol: number;
+  /**
+   * Stops as `stalled` after this many consecutive steps whose relative
+   * change is below `tol` while the gradient test fails (default STALL_STEPS).
+   */
+  stallSteps?: number;
   memory?: number;
   /**
    * Diagonal of an initial inverse-Hessian guess (a preconditioner). The
@@ -147,6 +153,10 @@ export async function lbfgs(f: Objective, x0: Float64Array, o: LbfgsOptions): Pr
     if (coarse && (calm >= 3 || norm <= o.gtol)) await refine();
     if (calm >= 3 && norm <= o.gtol) {
       reason = 'gradient';
+      break;
+    }
+    if (calm >= (o.stallSteps ?? STALL_STEPS) && !coarse) {
+      reason = 'stalled';
       break;
     }
   }
