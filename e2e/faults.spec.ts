@@ -15,7 +15,7 @@ import {
   waitState,
 } from './helpers';
 
-type Fault = 'crash' | 'hang' | 'oom' | 'device-lost' | 'stall-lbfgs';
+type Fault = 'crash' | 'hang' | 'oom' | 'device-lost' | 'stall-lbfgs' | 'stall-checkpoint';
 type Bridge = {
   simulateFailure(signal: AbortSignal, kind: Fault): Promise<void>;
   timings: { pingEvery: number; pingTimeout: number };
@@ -193,6 +193,41 @@ test('cancelling a fit in its L-BFGS phase returns to a usable state', async ({ 
   await startAdamFit(page, 30);
   await expect(fitRadios(page)).toHaveCount(1, { timeout: 60_000 });
   await waitState(page, 'fitted');
+});
+
+test('cancelling "Continue fitting" keeps its steps: the continuation is offered to resume, and converges', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  await open(page); // ?noautofit
+  await pickFiles(page, [demoFile('econ-reading.wide.csv'), demoFile('econ-reading.items.csv')]);
+  await waitState(page, 'loaded');
+  await page.getByLabel('Max iterations').fill('30');
+  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+  await waitState(page, 'fitted', 90_000);
+  const status = page.getByTestId('fit-status');
+  await expect(status).toHaveAttribute('data-converged', 'false');
+  // The worker's test hook holds the continuation after its first checkpoint
+  // (taken at its first step): no reliance on the machine's speed.
+  await simulate(page, 'stall-checkpoint');
+  await status.getByRole('button', { name: 'Continue fitting' }).click();
+  await expect(page.getByTestId('fit-progress')).toContainText('held after a checkpoint', {
+    timeout: 60_000,
+  });
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await waitState(page, 'fitted');
+  // The capped fit is still there, and the continuation's steps are offered, past the cap.
+  await expect(fitRadios(page)).toHaveCount(1);
+  const offer = page.getByRole('main').getByTestId('resume-offer');
+  await expect(offer).toBeVisible();
+  await expect(offer).toContainText('continuation of');
+  expect(Number(await offer.getAttribute('data-step'))).toBeGreaterThan(30);
+  await offer.getByRole('button', { name: /^Resume fit \(step \d+\)$/ }).click();
+  await expect(status).toHaveAttribute('data-converged', 'true', { timeout: 90_000 });
+  await waitState(page, 'fitted');
+  // It replaced the capped fit rather than adding one.
+  await expect(fitRadios(page)).toHaveCount(1);
+  await expect(page.getByTestId('resume-offer')).toHaveCount(0);
 });
 
 test('cancelling an evaluation, or the worker dying in one, leaves the workbench usable', async ({

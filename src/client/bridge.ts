@@ -260,7 +260,7 @@ export class WorkerBridge {
   /** Makes the worker fail on purpose (see the worker's simulateFailure), for tests of recovery. */
   simulateFailure(
     signal: AbortSignal,
-    kind: 'crash' | 'hang' | 'oom' | 'device-lost' | 'stall-lbfgs' | 'stall-search',
+    kind: Parameters<WorkerApi['simulateFailure']>[0],
   ): Promise<void> {
     return this.exec(signal, (api) => api.simulateFailure(kind));
   }

@@ -6,7 +6,8 @@ import type { Engine } from '../core/engines/types';
 import type { EngineHandle } from '../core/fit/fit';
 import { GPU_ENGINES } from './checkpoint';
 
-export type Fault = 'crash' | 'hang' | 'oom' | 'device-lost' | 'stall-lbfgs' | 'stall-search';
+export type Fault =
+  'crash' | 'hang' | 'oom' | 'device-lost' | 'stall-lbfgs' | 'stall-search' | 'stall-checkpoint';
 
 let simulatedLoss = false;
 

@@ -1,11 +1,13 @@
 /**
- * Test hooks: hold the next fit at the start of its L-BFGS phase, or in its
- * prior-strength search, until it is cancelled (or the page reloads), so an
+ * Test hooks: hold the next fit at the start of its L-BFGS phase, in its
+ * prior-strength search, or after its first checkpoint, until it is cancelled (or the page reloads), so an
  * e2e test can act "during L-BFGS" or "during the search" without depending
  * on how many steps an optimiser takes or how fast the machine is.
  */
+import type { Engine } from '../core/engines/types';
 import type { EngineHandle } from '../core/fit/fit';
 import type { FitProgress } from '../core/fit/types';
+import type { Cadence } from './checkpoint';
 
 let armed = false;
 
@@ -88,4 +90,71 @@ export function takeSearchStall(
       return handle.create(problem);
     },
   });
+}
+
+let checkpointArmed = false;
+
+/** The next fit takes a checkpoint at its first step, then holds until it is cancelled. */
+export function armCheckpointStall(): void {
+  checkpointArmed = true;
+}
+
+/** Checkpoint at every step (the held fit's first checkpoint must not wait on the clock). */
+const EVERY_STEP: Cadence = { steps: 1, ms: 0, minMs: 0 };
+
+/**
+ * While the checkpoint stall is armed (it disarms it): the cadence that makes
+ * the fit's first step a checkpoint, and a `faults` wrapper whose engine, once
+ * `checkpointed()`, says so in the progress line and holds its next pass until
+ * `signal` aborts (then rejects with an AbortError, as a cancelled pass does).
+ * So a test can cancel a fit, a continuation among them, after a checkpoint
+ * of its own, however fast the machine.
+ */
+export function takeCheckpointStall(
+  signal: AbortSignal,
+  report: (p: FitProgress) => void,
+):
+  | {
+      cadence: Cadence;
+      faults: (handle: EngineHandle, checkpointed: () => boolean) => EngineHandle;
+    }
+  | undefined {
+  if (!checkpointArmed) return undefined;
+  checkpointArmed = false;
+  const hold = () =>
+    new Promise<never>((_, reject) => {
+      const fail = () => reject(new DOMException('The fit was cancelled.', 'AbortError'));
+      if (signal.aborted) fail();
+      else signal.addEventListener('abort', fail, { once: true });
+    });
+  return {
+    cadence: EVERY_STEP,
+    faults: (handle, checkpointed) => ({
+      ...handle,
+      async create(problem) {
+        const engine = await handle.create(problem);
+        let told = false;
+        const held: Engine = {
+          name: engine.name,
+          evaluate(nat, grad) {
+            if (!checkpointed()) return engine.evaluate(nat, grad);
+            if (!told) {
+              told = true;
+              report({
+                step: 0,
+                passes: 0,
+                objective: NaN,
+                elapsedMs: 0,
+                maxSteps: 0,
+                phase: 'held after a checkpoint (test hook)',
+              });
+            }
+            return hold();
+          },
+          dispose: () => engine.dispose(),
+        };
+        return held;
+      },
+    }),
+  };
 }

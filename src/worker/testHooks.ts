@@ -7,7 +7,7 @@
  */
 import type { BenchCall } from './bench';
 import { armDeviceLoss, type Fault } from './faults';
-import { armLbfgsStall, armSearchStall } from './stall';
+import { armCheckpointStall, armLbfgsStall, armSearchStall } from './stall';
 
 export interface TestHooks {
   /** Runs one benchmark operation (bench.ts). */
@@ -18,7 +18,8 @@ export interface TestHooks {
    * 'hang' blocks this thread for good; 'device-lost' makes the next WebGPU fit
    * lose its device after its first checkpoint; 'stall-lbfgs' holds the next
    * fit at the start of its final L-BFGS phase until it is cancelled;
-   * 'stall-search' holds it in its prior-strength search the same way.
+   * 'stall-search' holds it in its prior-strength search the same way;
+   * 'stall-checkpoint' holds it after its first checkpoint (taken at its first step).
    */
   simulateFailure(kind: Fault): void;
 }
@@ -29,6 +30,7 @@ export const testHooks: TestHooks = {
     if (kind === 'device-lost') armDeviceLoss();
     else if (kind === 'stall-lbfgs') armLbfgsStall();
     else if (kind === 'stall-search') armSearchStall();
+    else if (kind === 'stall-checkpoint') armCheckpointStall();
     else if (kind === 'crash')
       setTimeout(() => {
         throw new Error('simulated crash');

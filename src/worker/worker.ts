@@ -11,7 +11,7 @@ import type { CheckpointSaved, DeviceLoss, ResumeFrom } from '../boundary/checkp
 import { CheckpointWriter, dropCheckpoint } from './checkpointStore';
 import { fitWithRecovery } from './checkpoint';
 import { takeDeviceLoss } from './faults';
-import { takeLbfgsStall, takeSearchStall } from './stall';
+import { takeCheckpointStall, takeLbfgsStall, takeSearchStall } from './stall';
 import { testHooks, type TestHooks } from './testHooks';
 import { createBankApi } from './bank';
 import { readSources, release } from './sources';
@@ -222,6 +222,12 @@ const api = {
         : undefined;
       const engine = held ? held(picked) : picked;
       let last: FitProgress | null = null;
+      const afterCheckpoint = TEST_BUILD
+        ? takeCheckpointStall(ac.signal, (p) => {
+            report.push(p);
+            report.flush();
+          })
+        : undefined;
       const fit = await fitWithRecovery(dataset, settings, {
         signal: ac.signal,
         engine,
@@ -236,7 +242,8 @@ const api = {
               },
             )
           : undefined,
-        faults: TEST_BUILD ? takeDeviceLoss : undefined,
+        faults: afterCheckpoint?.faults ?? (TEST_BUILD ? takeDeviceLoss : undefined),
+        ...(afterCheckpoint && { cadence: afterCheckpoint.cadence }),
         resume,
         onCheckpoint: writer && ((c) => writer.push(c)),
         onDeviceLoss: onDeviceLoss && ((d) => void onDeviceLoss(d)),
@@ -248,8 +255,11 @@ const api = {
       release(onProgress);
       if (writer) {
         await writer.flush();
-        // A cancelled fit leaves no checkpoint to resume (one may have landed as it stopped).
-        if (ac.signal.aborted) await dropCheckpoint().catch(() => undefined);
+        // A cancelled fit leaves no checkpoint to resume (one may have landed as it
+        // stopped), except a continuation: it runs until converged or cancelled, so
+        // its steps are kept and offered (client/persist/useSession.ts).
+        if (ac.signal.aborted && resume?.replaces === undefined)
+          await dropCheckpoint().catch(() => undefined);
         release(onCheckpoint);
       }
     }

@@ -205,8 +205,10 @@ function showRestored(
 }
 
 /**
- * A fit that ends (done or cancelled) drops its checkpoint; one that fails
- * keeps it, to resume: offered as the interrupted fit.
+ * A fit that ends drops its checkpoint, except: one that fails keeps it, to
+ * resume (offered as the interrupted fit), and so does a cancelled
+ * "Continue fitting", which runs until converged or cancelled: its steps are
+ * kept and offered, rather than lost with the cancel.
  */
 function useCheckpointAtFitEnd(
   state: Workbench['state'],
@@ -216,13 +218,21 @@ function useCheckpointAtFitEnd(
   setProblem: (p: string) => void,
 ) {
   const wasRunning = useRef(false);
+  const idAtStart = useRef(0);
   useEffect(() => {
     const running = state.running !== null;
     if (running === wasRunning.current) return;
     wasRunning.current = running;
+    if (running) idAtStart.current = state.nextId;
     if (running || status === 'unavailable') return;
     const failed = state.phase === 'error';
-    const end = failed ? loadCheckpoint() : dropCheckpoint().then(() => null);
+    // No fit was added: it failed or was cancelled.
+    const unfinished = state.nextId === idAtStart.current;
+    const keep = (cp: SavedCheckpoint | null) =>
+      failed || (cp?.replaces !== undefined && cp.x.length > 0);
+    const end = unfinished
+      ? loadCheckpoint().then((cp) => (keep(cp) ? cp : dropCheckpoint().then(() => null)))
+      : dropCheckpoint().then(() => null);
     end.then(
       (cp) => {
         setInterrupted(cp);
@@ -230,7 +240,7 @@ function useCheckpointAtFitEnd(
       },
       (e: unknown) => setProblem(`Could not read or clear the checkpoint (${String(e)}).`),
     );
-  }, [state.running, state.phase, status, setStep, setInterrupted, setProblem]);
+  }, [state.running, state.phase, state.nextId, status, setStep, setInterrupted, setProblem]);
 }
 
 /** Resumes an interrupted fit with its settings on `engine`, from its last iterate if it has one. */
