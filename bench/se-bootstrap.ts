@@ -8,7 +8,9 @@
  * resample is refitted at the full fit's λ too, so λ's share of the spread,
  * √(sd² − sd_fixed²), is printed (issue 27).
  * Default file: public/demo/econ-reading.wide.csv (18 LLMs × 345 items); sim: 20 × 120
- * simulated, Dirichlet noise (concentration 20), the gate shut (fits converge in seconds).
+ * simulated, Dirichlet noise (concentration 20), the gate shut (fits converge in seconds);
+ * sim-onehot: the same, each cell then one categorical draw (one-hot), the data
+ * the model's likelihood describes.
  * Not run by the tests (minutes of CPU).
  */
 import { loadDatasetFromPaths } from '../src/node/files';
@@ -21,8 +23,15 @@ const [what = 'public/demo/econ-reading.wide.csv', bArg = '40', json = '{}'] =
 const settings = JSON.parse(json) as Partial<FitSettings>;
 const B = Number(bArg);
 const ds =
-  what === 'sim'
-    ? simulateNominal({ J: 20, I: 120, seed: 5, concentration: 20, gate: 'shut' }).data
+  what === 'sim' || what === 'sim-onehot'
+    ? simulateNominal({
+        J: 20,
+        I: 120,
+        seed: 5,
+        concentration: 20,
+        gate: 'shut',
+        oneHot: what === 'sim-onehot',
+      }).data
     : await loadDatasetFromPaths([what]);
 process.stderr.write(`${what}: ${ds.J} LLMs × ${ds.I} items, B = ${B}, settings ${json}\n`);
 const rep = await itemBootstrap(ds, settings, B, 1, {

@@ -47,6 +47,11 @@ export interface SimulateOptions {
   missing?: number;
   /** Dirichlet concentration of observation noise around the model's p; 0 = exact p. */
   concentration?: number;
+  /**
+   * Each cell one categorical draw from p (after any Dirichlet noise), stored
+   * one-hot: the data the model's likelihood describes exactly.
+   */
+  oneHot?: boolean;
   /** The fallback gate's truth (models with the fallback); default `open`. */
   gate?: SimulatedGate;
   /** The true gate's form (gate.ts); default 'eq10' (the paper's). */
@@ -137,6 +142,7 @@ export function simulateNominal(opts: SimulateOptions): Simulated {
         }
         for (let k = 0; k < K; k++) p[k] /= sum;
       }
+      if (opts.oneHot) drawOneHot(p, K, rng.next());
       for (let k = 0; k < K; k++) obs[(j * I + i) * Kmax + k] = p[k];
     }
   }
@@ -164,4 +170,18 @@ export function simulateNominal(opts: SimulateOptions): Simulated {
     warnings: [],
   };
   return { data, truth: nat, layout: L };
+}
+
+/** Replaces p[0..K) by the one-hot vector of the option that u ∈ [0, 1) falls in. */
+export function drawOneHot(p: Float64Array, K: number, u: number): void {
+  let pick = K - 1;
+  let acc = 0;
+  for (let k = 0; k < K; k++) {
+    acc += p[k];
+    if (u < acc) {
+      pick = k;
+      break;
+    }
+  }
+  for (let k = 0; k < K; k++) p[k] = k === pick ? 1 : 0;
 }
