@@ -147,4 +147,31 @@ describe('refineStrength: the vertex of the parabola in log λ through the best 
   it('an exact tie of the neighbours gives the best grid point itself', () => {
     expect(refineStrength(grid, [0.5, 0.4, 0.3, 0.4])).toBe(2);
   });
+  it('keeps λ within 1/8–16: a neighbour beyond (1/16, 32) only shapes the parabola', () => {
+    const wide = [1 / 16, 0.125, 0.25, 0.5, 1, 2, 4, 8, 16, 32];
+    // The pooled demo's seed 7: best at 16, its neighbour 32 evaluated; the
+    // parabola through (8, 16, 32) by hand: u* = ln 16 − ln 2 · (0.33894 −
+    // 0.33786) / (2 (0.33894 − 2 · 0.33775 + 0.33786)) = ln 16 − ln 2 · 0.4154,
+    // λ* = 12.00; 16 · log2 12.00 = 57.36 → 57, 2^(57/16) = 11.76.
+    const pooled = wide.map((l) =>
+      l === 8 ? 0.33786 : l === 16 ? 0.33775 : l === 32 ? 0.33894 : 1,
+    );
+    expect(refineStrength(wide, pooled)).toBe(11.8);
+    // Best at 32 (beyond): λ is the range's end, 16; at 1/16: 1/8.
+    expect(
+      refineStrength(
+        wide,
+        wide.map((l) => -Math.log(l)),
+      ),
+    ).toBe(16);
+    expect(
+      refineStrength(
+        wide,
+        wide.map((l) => Math.log(l)),
+      ),
+    ).toBe(0.125);
+    // A vertex between 16 and 32 is kept at 16.
+    const to24 = wide.map((g) => (Math.log(g) - Math.log(24)) ** 2);
+    expect(refineStrength(wide, to24)).toBe(16);
+  });
 });
