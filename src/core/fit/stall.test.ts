@@ -24,8 +24,8 @@ describe('the stall rule', () => {
       stopReason: 'stalled' as const,
       steps: 7590,
       gradNorm: 0.3,
-      model: 'llmnrm',
       gate: 'eq10' as const,
+      gateMax: 0.4,
     };
     expect(stopWords(f)).toContain(`stopped changing for ${STALL_STEPS} steps running`);
     expect(stopWords(f)).toContain("Eq. 10's gate divides by an item's key slope");
@@ -35,5 +35,8 @@ describe('the stall rule', () => {
       'It reached its step cap of 7590 steps, gradient norm 3.0e-1 before the gradient test passed.',
     );
     expect(continuingCannotHelp(capped)).toBe(false);
+    // A model without the gate (nrm-soft: no gateMax) is not told about eq. 10.
+    const soft = { stopReason: 'stalled' as const, steps: 9, gradNorm: 0.3 };
+    expect(stopWords(soft)).not.toContain('Eq. 10');
   });
 });

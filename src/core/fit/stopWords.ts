@@ -11,8 +11,8 @@ export interface StopFacts {
   gradNorm?: number;
   optimizer?: string;
   gate?: GateForm;
-  model: string;
-  settings?: { mode?: string };
+  /** The gate's largest value; present only for models with the fallback gate. */
+  gateMax?: number;
 }
 
 /**
@@ -31,7 +31,7 @@ export function stopWords(fit: StopFacts): string {
       return `Converged (gradient test${norm}) after ${fit.steps} steps.`;
     case 'stalled': {
       const kink =
-        gateOf(fit) === 'eq10'
+        fit.gateMax !== undefined && gateOf(fit) === 'eq10'
           ? " Eq. 10's gate divides by an item's key slope where it crosses zero, so its objective has a kink there; the default mode's margin gate has none and converges."
           : '';
       return `It stalled after ${fit.steps} steps${norm}: the objective stopped changing for ${STALL_STEPS} steps running while the gradient test still failed, so the optimiser is creeping along a kink and more steps would not converge it.${kink}`;
