@@ -220,6 +220,7 @@ test('cancelling "Continue fitting" keeps its steps: the continuation is offered
   await expect(fitRadios(page)).toHaveCount(1);
   const offer = page.getByRole('main').getByTestId('resume-offer');
   await expect(offer).toBeVisible();
+  await expect(offer).toContainText('A continuation was stopped.');
   await expect(offer).toContainText('continuation of');
   expect(Number(await offer.getAttribute('data-step'))).toBeGreaterThan(30);
   await offer.getByRole('button', { name: /^Resume fit \(step \d+\)$/ }).click();

@@ -3,7 +3,8 @@ import type { SessionView } from './useSession';
 import { time } from './SessionPanel';
 
 /**
- * The offer to resume a fit that a reload or a crash interrupted, at the top
+ * The offer to resume a fit that a reload or a crash interrupted (or a
+ * "Continue fitting" that was cancelled: its steps are kept), at the top
  * of the main area (seen without scrolling), in place of the shown fit's
  * convergence banner: until it is resumed or discarded, the shown fit is the
  * last one that finished, not the one that was running.
@@ -32,7 +33,9 @@ export function ResumeOffer({
       data-step={cp.step}
     >
       <p>
-        <strong>A fit was interrupted.</strong>{' '}
+        <strong>
+          {cp.replaces !== undefined ? 'A continuation was stopped.' : 'A fit was interrupted.'}
+        </strong>{' '}
         {start
           ? `The ${what} was stopped before its first checkpoint (while choosing its prior strength or warming up), saved ${time(cp.savedAt)}. Resuming runs it again with the same settings on ${engine}.`
           : `The ${what} stopped at step ${cp.step}, saved ${time(cp.savedAt)}. Resuming starts from there on ${engine}.`}
