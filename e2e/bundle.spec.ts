@@ -14,6 +14,7 @@ const TEST_ONLY = [
   'simulated crash',
   'WebGPU device lost (simulated',
   'held at the start of L-BFGS',
+  'held after a checkpoint',
   '__nrmWorkbench',
   'WebGPU engine parity',
 ];
