@@ -2,7 +2,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { chartStartingWith, demoFile, fitRadios, open, pickFiles, waitState } from './helpers';
+import {
+  cappedDemoFit,
+  chartStartingWith,
+  demoFile,
+  fitRadios,
+  open,
+  pickFiles,
+  waitState,
+} from './helpers';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'llmnrm-autofit-'));
 
@@ -80,14 +88,7 @@ test('a big file shows the fit estimate and a visible Fit button instead of fitt
 
 test('a fit stopped by its step cap says so and can be continued', async ({ page }) => {
   await open(page); // ?noautofit
-  await pickFiles(page, [demoFile('econ-reading.wide.csv'), demoFile('econ-reading.items.csv')]);
-  await waitState(page, 'loaded');
-  // Well under the ~135 steps the default fit needs on the demo.
-  await page.getByLabel('Max iterations').fill('30');
-  await page.getByRole('button', { name: 'Fit', exact: true }).click();
-  await waitState(page, 'fitted', 90_000);
-  const status = page.getByTestId('fit-status');
-  await expect(status).toHaveAttribute('data-converged', 'false');
+  const status = await cappedDemoFit(page);
   await expect(status).toHaveAttribute('role', 'alert');
   await expect(status).toContainText('Not converged');
   await status.getByRole('button', { name: 'Continue fitting' }).click();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import {
+  cappedDemoFit,
   demoFile,
   fitModel,
   fitRadios,
@@ -200,13 +201,7 @@ test('cancelling "Continue fitting" keeps its steps: the continuation is offered
 }) => {
   test.setTimeout(150_000);
   await open(page); // ?noautofit
-  await pickFiles(page, [demoFile('econ-reading.wide.csv'), demoFile('econ-reading.items.csv')]);
-  await waitState(page, 'loaded');
-  await page.getByLabel('Max iterations').fill('30');
-  await page.getByRole('button', { name: 'Fit', exact: true }).click();
-  await waitState(page, 'fitted', 90_000);
-  const status = page.getByTestId('fit-status');
-  await expect(status).toHaveAttribute('data-converged', 'false');
+  const status = await cappedDemoFit(page);
   // The worker's test hook holds the continuation after its first checkpoint
   // (taken at its first step): no reliance on the machine's speed.
   await simulate(page, 'stall-checkpoint');

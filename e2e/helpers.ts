@@ -129,3 +129,19 @@ export function parseCsv(text: string): string[][] {
   if (cell || row.length) endRow();
   return rows;
 }
+
+/**
+ * Loads the demo without fitting (the page opened with ?noautofit), fits it
+ * with a step cap far under the ~135 steps the default fit needs, and returns
+ * the convergence banner, which says "not converged".
+ */
+export async function cappedDemoFit(page: Page, steps = 30): Promise<Locator> {
+  await pickFiles(page, [demoFile('econ-reading.wide.csv'), demoFile('econ-reading.items.csv')]);
+  await waitState(page, 'loaded');
+  await page.getByLabel('Max iterations').fill(String(steps));
+  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+  await waitState(page, 'fitted', 90_000);
+  const status = page.getByTestId('fit-status');
+  await expect(status).toHaveAttribute('data-converged', 'false');
+  return status;
+}

@@ -46,6 +46,11 @@ export function takeLbfgsStall(
   };
 }
 
+/** The progress line of a hold that has no step of its own to report. */
+function heldAt(phase: string): FitProgress {
+  return { step: 0, passes: 0, objective: NaN, elapsedMs: 0, maxSteps: 0, phase };
+}
+
 let searchArmed = false;
 
 /** The next fit stops as its prior-strength search starts and waits for its cancel (or a reload). */
@@ -74,14 +79,7 @@ export function takeSearchStall(
     async create(problem) {
       if (!held && problem.cells.n < cells) {
         held = true;
-        report({
-          step: 0,
-          passes: 0,
-          objective: NaN,
-          elapsedMs: 0,
-          maxSteps: 0,
-          phase: 'choosing the prior strength: held (test hook)',
-        });
+        report(heldAt('choosing the prior strength: held (test hook)'));
         if (!signal.aborted)
           await new Promise<void>((resolve) =>
             signal.addEventListener('abort', () => resolve(), { once: true }),
@@ -140,14 +138,7 @@ export function takeCheckpointStall(
             if (!checkpointed()) return engine.evaluate(nat, grad);
             if (!told) {
               told = true;
-              report({
-                step: 0,
-                passes: 0,
-                objective: NaN,
-                elapsedMs: 0,
-                maxSteps: 0,
-                phase: 'held after a checkpoint (test hook)',
-              });
+              report(heldAt('held after a checkpoint (test hook)'));
             }
             return hold();
           },
