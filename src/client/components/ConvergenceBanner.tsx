@@ -1,7 +1,7 @@
 import type { FitEntry } from '../state';
 import { gateOf, gateWords } from '../../core/model/gate';
 import type { FitJson, StartTrial } from '../../core/fit/types';
-import { pairedT } from '../../core/stats/paired';
+import { OPEN_T, openGainT } from '../../core/fit/startRule';
 import { continuingCannotHelp, stopWords } from '../../core/fit/stopWords';
 
 /**
@@ -98,13 +98,14 @@ export function ConvergenceBanner({
 /**
  * The final fit's two starts (core/fit/branch.ts): the objective has more
  * than one optimum where the gate can open, so the fit runs from the
- * documented start and from one with the gate shut, and keeps the
- * optimum that predicts the search's held-out cells better.
+ * documented start and from one with the gate shut, and keeps the gate-open
+ * optimum only where its start's fits on the search's folds predict the
+ * held-out cells better beyond the folds' noise.
  */
 function StartsTable({ starts }: { starts?: StartTrial[] }) {
   if (!starts?.length) return null;
   const [a, b] = starts;
-  const t = a?.foldLoss && b?.foldLoss ? pairedT(a.foldLoss, b.foldLoss) : null;
+  const t = a?.foldLoss && b?.foldLoss ? openGainT(a.foldLoss, b.foldLoss) : null;
   return (
     <>
       <table className="compact" data-testid="fit-starts">
@@ -131,12 +132,11 @@ function StartsTable({ starts }: { starts?: StartTrial[] }) {
         </tbody>
       </table>
       <p className="muted small" data-testid="fit-starts-rule">
-        Each optimum was refitted on every fold of the search with its cells held out; the one whose
-        refits predict the held-out cells better is the fit shown
-        {t === null
-          ? ''
-          : ` (the gate-shut optimum's gain over the folds: paired t = ${t.toFixed(2)}; below about 1 the two predict alike within the folds' noise)`}
-        .
+        Both starts were fitted again on every fold of the search, each fold from its own start with
+        its cells held out. The gate-open optimum is the fit shown only where its fits predict the
+        held-out cells better with a paired t over the folds above {OPEN_T}; otherwise the gate-shut
+        one is
+        {t === null ? '' : ` (the gate-open start's gain: paired t = ${t.toFixed(2)})`}.
       </p>
     </>
   );

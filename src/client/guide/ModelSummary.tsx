@@ -113,8 +113,9 @@ export function ModelSummary() {
           slopes and intercepts (sd 2 and 6) and on log sharpness (sd 0.3), and on the positional
           bias and fallback one whose strength is chosen on held-out cells; it then fits until a
           gradient test passes, from two starts (the fallback gate open and shut), keeping the
-          optimum that predicts held-out cells better; the Fit panel&apos;s status line says the
-          priors in force, which start was kept and whether the fit converged.
+          gate-open optimum only where it predicts held-out cells better beyond the folds&apos;
+          noise; the Fit panel&apos;s status line says the priors in force, which start was kept and
+          whether the fit converged.
         </dd>
       </dl>
     </details>

@@ -5,7 +5,8 @@ import { loadDatasetFromPaths } from '../../node/files';
 import { subsetDataset } from '../data/subset';
 import { GATE_SHUT } from '../model/gate';
 import { simulateNominal } from '../model/simulate';
-import { keptStart, SHUT_START_W0, shutStart, START_MARGIN, twoStarts } from './branch';
+import { gateShutAt, SHUT_START_W0, shutStart, twoStarts } from './branch';
+import { keptStart, OPEN_T, openGainT } from './startRule';
 import { fitDataset } from './fit';
 import { pose } from './pose';
 import { DEFAULT_SETTINGS, type FitSettings } from './types';
@@ -14,14 +15,24 @@ import type { StrengthChoice } from './strength';
 const DEMO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../public/demo');
 
 describe('keeping one of two starts', () => {
-  it('keeps the second only where its held-out loss is lower by more than START_MARGIN', () => {
-    expect(START_MARGIN).toBe(1e-4);
-    expect(keptStart([{ heldOutLoss: 0.4 }, { heldOutLoss: 0.39 }])).toBe(1);
-    expect(keptStart([{ heldOutLoss: 0.39 }, { heldOutLoss: 0.4 }])).toBe(0);
-    // 0.4 × (1 − 1e-4) = 0.39996: a smaller gain keeps the first.
-    expect(keptStart([{ heldOutLoss: 0.4 }, { heldOutLoss: 0.39997 }])).toBe(0);
-    expect(keptStart([{ heldOutLoss: 0.4 }, { heldOutLoss: 0.39995 }])).toBe(1);
-    expect(keptStart([{ heldOutLoss: 0.4 }, { heldOutLoss: 0.4 }])).toBe(0);
+  it('keeps the open start only where its gain over the folds has a paired t above OPEN_T', () => {
+    expect(OPEN_T).toBe(2);
+    const open = [0.4, 0.41, 0.42, 0.43, 0.44];
+    const shutBy = (d: number[]) => open.map((v, k) => v + d[k]);
+    // Gains 0.01 … 0.05 over five folds: mean 0.03, sd 0.0158, t = 0.03 / (0.0158 / √5) = 4.24.
+    const gains = [0.01, 0.02, 0.03, 0.04, 0.05];
+    expect(openGainT(open, shutBy(gains))).toBeCloseTo(4.243, 3);
+    expect(keptStart(open, shutBy(gains))).toBe(0);
+    // Two draws (ten folds, each cell in two): the t over the ten is 6.36, divided by √2 = 4.50.
+    const twice = [...open, ...open];
+    expect(openGainT(twice, [...shutBy(gains), ...shutBy(gains)])).toBeCloseTo(4.5, 3);
+    // Gains 0.01, 0, 0.02, 0, 0.01: mean 0.008, sd 0.00837, t = 2.14; the last fold without its gain: 1.5.
+    expect(openGainT(open, shutBy([0.01, 0, 0.02, 0, 0.01]))).toBeCloseTo(2.138, 3);
+    expect(keptStart(open, shutBy([0.01, 0, 0.02, 0, 0.01]))).toBe(0);
+    expect(keptStart(open, shutBy([0.01, 0, 0.02, 0, 0]))).toBe(1);
+    // A tie, and the open start worse: shut.
+    expect(keptStart(open, open)).toBe(1);
+    expect(keptStart(open, shutBy([-0.01, -0.02, -0.03, -0.04, -0.05]))).toBe(1);
   });
 
   const { data } = simulateNominal({ J: 6, I: 20, seed: 2 });
@@ -43,6 +54,23 @@ describe('keeping one of two starts', () => {
     let changed = 0;
     x.forEach((v, q) => (changed += v === posed.x0[q] ? 0 : 1));
     expect(changed).toBe(1);
+  });
+
+  it('sees the gate shut only where G is below GATE_SHUT at every observed cell', () => {
+    const posed = pose(data, settings({ model: 'llmnrm' }));
+    const w0 = posed.kind === 'nominal' ? posed.P.free.w0 : -1;
+    const at = (v: number) => {
+      const x = Float64Array.from(posed.x0);
+      x[w0] = v;
+      return gateShutAt(posed, x, data);
+    };
+    // The documented start's κ times any cell's margin is far below 40 here:
+    // σ(−60 ± 40) < 2e-9 everywhere, σ(60 ± 40) > 0.99.
+    expect(at(-60)).toBe(true);
+    expect(at(60)).toBe(false);
+    // A binary model has no gate.
+    const binary = pose(data, settings({ model: '2pl' }));
+    expect(gateShutAt(binary, binary.x0, data)).toBe(true);
   });
 
   it('runs two starts only in the default mode, with the margin gate, after a search on every item', () => {

@@ -17,6 +17,9 @@
 import type { Dataset } from '../data/types';
 import { accuracyByLlm } from '../model/cells';
 
+/** Folds of the cross-validation that chooses the prior strength: every training cell held out once. */
+export const CV_FOLDS = 5;
+
 /** Marks a cell that is not observed (in no fold). */
 export const NO_FOLD = 255;
 

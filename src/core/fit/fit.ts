@@ -11,7 +11,8 @@ import { followsStrength, specsAt, type PriorGroupRef, type PriorScale } from '.
 import { fastFit, FAST_WARMUP, mixedPrecision } from './fast';
 import { choosePriorStrength, type StrengthChoice } from './strength';
 import { strengthPath } from './path';
-import { keptStart, refitHeldOut, scoringFolds, shutStart, twoStarts } from './branch';
+import { gateShutAt, scoringFolds, shutStart, startHeldOut, twoStarts } from './branch';
+import { keptStart } from './startRule';
 import { buildFitJson } from './result';
 import { blockCurvature, PROBE_EVERY } from './blocks';
 import { exactCurvature } from './exactBlocks';
@@ -384,7 +385,7 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
       return { ...r, steps: done.steps - base, passes: done.passes - basePasses };
     };
     res = await along(start);
-    const ctx = { ds, settings, handle, opts, track, posed: cposed, along, done };
+    const ctx = { ds, settings, handle, opts, track, posed: cposed, along, done, ladder };
     if (selection && twoStarts(settings, cposed, selection, opts.start !== undefined))
       res = await keepBetter(res, start, { ...ctx, selection });
     if (selection?.folds && !selection.share)
@@ -445,10 +446,12 @@ async function measureSpread(
 }
 
 /**
- * The second start (branch.ts): the same ladder from the documented start
- * with the gate shut, both optima refitted on the search's folds (their
- * passes counted in the fit's), and the one with the lower held-out loss
- * kept; the trials go to `selection`.
+ * The second start (branch.ts): where the documented start's gate ended open,
+ * the same ladder from it with the gate shut; both starts scored by fits from
+ * each fold's own start along the same ladder on the search's first draw of
+ * folds (their passes counted in the fit's), and the gate-open optimum kept
+ * only where its gain has a paired t above OPEN_T (startRule.ts); the trials
+ * go to `selection`.
  */
 async function keepBetter(
   first: OptimResult,
@@ -462,10 +465,15 @@ async function keepBetter(
     posed: Posed;
     along: (x0: Float64Array, phase: string, exact: NominalPosed | null) => Promise<OptimResult>;
     selection: StrengthChoice;
-    /** The fit's pass count, which the refits' passes join. */
+    /** The fit's pass count, which the scoring fits' passes join. */
     done: { passes: number };
+    /** The strengths the final fit ran at before λ (ladderFor), for the scoring fits. */
+    ladder: readonly number[];
   },
 ): Promise<OptimResult> {
+  const { data, folds } = scoringFolds(c.ds, c.settings);
+  // The documented start's gate ended shut: its optimum is the one the shut start leads to.
+  if (gateShutAt(c.posed, first.x, data)) return first;
   const from = shutStart(c.posed, start);
   // Exact curvature blocks from one sweep (exactBlocks.ts) for this start: with
   // the gate shut the surface is the no-fallback model's, and they reached the
@@ -475,17 +483,18 @@ async function keepBetter(
   const second = await c.along(from, 'a second start, with the fallback gate shut', exact);
   const scoring = {
     signal: c.opts.signal,
-    onStep: (st: OptimStep) => c.track.phase(st, 'scoring both optima on held-out cells'),
+    onStep: (st: OptimStep) => c.track.phase(st, "scoring both starts on the search's folds"),
   };
   const w0 = c.posed.kind === 'nominal' ? c.posed.P.free.w0 : 0;
   const trials: StartTrial[] = [];
-  const { data, folds } = scoringFolds(c.ds, c.settings);
+  const perFold: number[][] = [];
   for (const [r, x0, name] of [
     [first, start, 'open'],
     [second, from, 'shut'],
   ] as const) {
-    const h = await refitHeldOut(data, folds, c.settings, c.handle, r.x, scoring);
+    const h = await startHeldOut(data, folds, c.settings, c.handle, name, c.ladder, scoring);
     c.done.passes += h.passes;
+    perFold.push(h.folds);
     trials.push({
       start: name,
       w0: x0[w0],
@@ -497,7 +506,7 @@ async function keepBetter(
       kept: false,
     });
   }
-  const k = keptStart(trials);
+  const k = keptStart(perFold[0], perFold[1]);
   trials[k].kept = true;
   c.selection.starts = trials;
   return k === 1 ? second : first;

@@ -2,7 +2,7 @@ import { hideCells } from '../data/hide';
 import type { Dataset } from '../data/types';
 import { createFusedEngine } from '../engines/fused';
 import type { Problem } from '../engines/types';
-import { cellFolds, contentHashes, contentShare } from './cellFolds';
+import { cellFolds, contentHashes, contentShare, CV_FOLDS } from './cellFolds';
 import { countObserved } from '../model/cells';
 import { canonicalOrder, spreadShare } from './canonical';
 import { followsStrength, specsAt, STRENGTH_GRID, type PriorOverride } from '../model/hprior';
@@ -31,8 +31,6 @@ export const INNER_MAX_STEPS = 200;
  * large the data set.
  */
 export const SEARCH_MAX_CELLS = 200_000;
-/** Folds of the cross-validation that chooses the prior strength: every training cell held out once. */
-export const CV_FOLDS = 5;
 /**
  * The most draws of the CV_FOLDS folds whose held-out losses are summed. The
  * curve is flat near its minimum, so one draw's noise moves λ, and θ with it:

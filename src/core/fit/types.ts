@@ -130,7 +130,8 @@ export interface StrengthSpread {
 /**
  * One of the final fit's two starts (branch.ts): the documented start ('open',
  * w0 = −2) or the gate shut ('shut'), its optimum's objective and the
- * held-out loss per cell of its warm refits on the search's folds.
+ * held-out loss per cell of its fits on the search's folds, each fold fitted
+ * from its own start.
  */
 export interface StartTrial {
   start: 'open' | 'shut';
@@ -138,10 +139,10 @@ export interface StartTrial {
   /** The optimised objective at its optimum (cross-entropy + prior + penalty). */
   objective: number;
   heldOutLoss: number;
-  /** Held-out loss per cell of each fold's refit, in the search's fold order. */
+  /** Held-out loss per cell of each fold's fit, in the search's fold order. */
   foldLoss?: number[];
   converged: boolean;
-  /** Passes of this start's fit and of its refits on the folds. */
+  /** Passes of this start's fit and of its fits on the folds. */
   passes: number;
   kept: boolean;
 }

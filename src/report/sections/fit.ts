@@ -3,6 +3,7 @@ import type { Dataset } from '../../core/data/types';
 import type { FitJson } from '../../core/fit/types';
 import { gateWords } from '../../core/model/gate';
 import { stopWords } from '../../core/fit/stopWords';
+import { OPEN_T } from '../../core/fit/startRule';
 import { version } from '../../../package.json';
 import { datasetFileNamer } from '../caps';
 import { esc, fmt, int, section, table, textCell, figure } from '../html';
@@ -73,7 +74,7 @@ function facts(fit: FitJson): string {
                 `${t.start === 'open' ? 'documented (gate open)' : 'gate shut'}, w0 ${fmt(t.w0, 1)}: held-out loss ${fmt(t.heldOutLoss, 4)} per cell${t.kept ? ' (kept)' : ''}`,
             )
             .join('; ') +
-          ' (each optimum refitted on the search folds; the lower held-out loss is the fit)'
+          ` (each start fitted again on the search folds from the folds' own starts; the gate-open optimum is the fit only where its gain has a paired t above ${OPEN_T})`
         : 'one (the documented start)',
     ],
     [
