@@ -5,7 +5,7 @@ import { loadDatasetFromPaths } from '../../node/files';
 import { subsetDataset } from '../data/subset';
 import { GATE_SHUT } from '../model/gate';
 import { simulateNominal } from '../model/simulate';
-import { gateShutAt, SHUT_START_W0, shutStart, twoStarts } from './branch';
+import { gateShutAt, SHUT_START_W0, shutAt, shutStart, twoStarts } from './branch';
 import { keptStart, OPEN_T, openGainT } from './startRule';
 import { fitDataset } from './fit';
 import { pose } from './pose';
@@ -54,6 +54,20 @@ describe('keeping one of two starts', () => {
     let changed = 0;
     x.forEach((v, q) => (changed += v === posed.x0[q] ? 0 : 1));
     expect(changed).toBe(1);
+  });
+
+  it('shuts the gate at an optimum: w0 −30, κ back at the start, the rest as fitted', () => {
+    const posed = pose(data, settings({ model: 'llmnrm' }));
+    if (posed.kind !== 'nominal') throw new Error('nominal expected');
+    const { w0, kappaBar } = posed.P.free;
+    const x = posed.x0.map((v, q) => v + 0.01 * (q + 1));
+    const out = shutAt(posed, x, posed.x0);
+    expect(out[w0]).toBe(-30);
+    expect(out[kappaBar]).toBe(posed.x0[kappaBar]);
+    let changed = 0;
+    out.forEach((v, q) => (changed += v === x[q] ? 0 : 1));
+    expect(changed).toBe(2);
+    expect(x[w0]).toBe(posed.x0[w0] + 0.01 * (w0 + 1)); // the optimum itself untouched
   });
 
   it('sees the gate shut only where G is below GATE_SHUT at every observed cell', () => {

@@ -11,7 +11,7 @@ import { followsStrength, specsAt, type PriorGroupRef, type PriorScale } from '.
 import { fastFit, FAST_WARMUP, mixedPrecision } from './fast';
 import { choosePriorStrength, type StrengthChoice } from './strength';
 import { strengthPath } from './path';
-import { gateShutAt, scoringFolds, shutStart, startHeldOut, twoStarts } from './branch';
+import { gateShutAt, scoringFolds, shutAt, startsHeldOut, twoStarts } from './branch';
 import { keptStart } from './startRule';
 import { buildFitJson } from './result';
 import { blockCurvature, PROBE_EVERY } from './blocks';
@@ -365,14 +365,15 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
     // full one 7e-10) in at most half the cap; each start has the whole cap.
     // The first run from x0 takes `exact` (probed blocks where null); later
     // ones start at an optimum and take exact blocks there (finalPath).
-    const along = async (x0: Float64Array, phase?: string, exact = path.exact) => {
+    // `rungs` false: x0 is an optimum at λ already (the second start), so no ladder and no warm-up.
+    const along = async (x0: Float64Array, phase?: string, exact = path.exact, rungs = true) => {
       const base = done.steps;
       const basePasses = done.passes;
       let x = x0;
-      let w = warm;
+      let w = rungs ? warm : 0;
       let next = exact;
       cap = base + Math.floor(settings.steps / 2);
-      for (const l of ladder) {
+      for (const l of rungs ? ladder : []) {
         if (done.steps >= cap) break;
         at(l);
         x = (await run(x, w, phase, next)).x;
@@ -447,9 +448,9 @@ async function measureSpread(
 
 /**
  * The second start (branch.ts): where the documented start's gate ended open,
- * the same ladder from it with the gate shut; both starts scored by fits from
- * each fold's own start along the same ladder on the search's first draw of
- * folds (their passes counted in the fit's), and the gate-open optimum kept
+ * a fit at λ from its optimum with the gate shut (`shutAt`); both starts
+ * scored the same way on the search's first draw of folds, each fold from its
+ * own documented start (their passes counted in the fit's), and the gate-open optimum kept
  * only where its gain has a paired t above OPEN_T (startRule.ts); the trials
  * go to `selection`.
  */
@@ -463,7 +464,12 @@ async function keepBetter(
     opts: FitOptions;
     track: Tracker;
     posed: Posed;
-    along: (x0: Float64Array, phase: string, exact: NominalPosed | null) => Promise<OptimResult>;
+    along: (
+      x0: Float64Array,
+      phase: string,
+      exact: NominalPosed | null,
+      rungs: boolean,
+    ) => Promise<OptimResult>;
     selection: StrengthChoice;
     /** The fit's pass count, which the scoring fits' passes join. */
     done: { passes: number };
@@ -474,39 +480,36 @@ async function keepBetter(
   const { data, folds } = scoringFolds(c.ds, c.settings);
   // The documented start's gate ended shut: its optimum is the one the shut start leads to.
   if (gateShutAt(c.posed, first.x, data)) return first;
-  const from = shutStart(c.posed, start);
+  const from = shutAt(c.posed, first.x, start);
   // Exact curvature blocks from one sweep (exactBlocks.ts) for this start: with
   // the gate shut the surface is the no-fallback model's, and they reached the
   // same optimum as the probed blocks at a quarter of the passes (reading 1,242
   // → 405 with the refits; economics 1,493 → 465; pooled demo 1,835 → 481).
   const exact = alternates(c.posed) ? c.posed : null;
-  const second = await c.along(from, 'a second start, with the fallback gate shut', exact);
+  const second = await c.along(from, 'a second start, with the fallback gate shut', exact, false);
   const scoring = {
     signal: c.opts.signal,
     onStep: (st: OptimStep) => c.track.phase(st, "scoring both starts on the search's folds"),
   };
   const w0 = c.posed.kind === 'nominal' ? c.posed.P.free.w0 : 0;
-  const trials: StartTrial[] = [];
-  const perFold: number[][] = [];
-  for (const [r, x0, name] of [
-    [first, start, 'open'],
-    [second, from, 'shut'],
-  ] as const) {
-    const h = await startHeldOut(data, folds, c.settings, c.handle, name, c.ladder, scoring);
-    c.done.passes += h.passes;
-    perFold.push(h.folds);
-    trials.push({
-      start: name,
-      w0: x0[w0],
-      objective: r.value,
-      heldOutLoss: h.loss,
-      foldLoss: h.folds.map((l) => Number(l.toPrecision(6))),
-      converged: r.converged,
-      passes: r.passes + h.passes,
-      kept: false,
-    });
-  }
-  const k = keptStart(perFold[0], perFold[1]);
+  const h = await startsHeldOut(data, folds, c.settings, c.handle, c.ladder, scoring);
+  c.done.passes += h.open.passes + h.shut.passes;
+  const trials: StartTrial[] = (
+    [
+      [first, start, h.open, 'open'],
+      [second, from, h.shut, 'shut'],
+    ] as const
+  ).map(([r, x0, held, name]) => ({
+    start: name,
+    w0: x0[w0],
+    objective: r.value,
+    heldOutLoss: held.loss,
+    foldLoss: held.folds.map((l) => Number(l.toPrecision(6))),
+    converged: r.converged,
+    passes: r.passes + held.passes,
+    kept: false,
+  }));
+  const k = keptStart(h.open.folds, h.shut.folds);
   trials[k].kept = true;
   c.selection.starts = trials;
   return k === 1 ? second : first;
