@@ -6,11 +6,12 @@
  * shut predicts held-out cells better, on simulated sets with the gate open
  * the documented start's optimum does.
  * So where λ was chosen by the search and the documented start's fit ends
- * with the gate open somewhere (`gateShutAt`), the fit runs from both starts,
- * each along the same ladder in λ (path.ts), and keeps the optimum of the start
- * whose fits on the search's folds, each from the fold's own start, predict
- * their held-out cells better (`startHeldOut`). Like the search it runs on
- * the canonical copy, so it depends on the cells' content and the seed only.
+ * with the gate open somewhere (`gateShutAt`), the fit also runs from that
+ * optimum with the gate shut (`shutAt`), scores both starts by fits on the
+ * search's folds, each from the fold's own start (`startsHeldOut`), and keeps
+ * the gate-open optimum only beyond the folds' noise (startRule.ts). Like the
+ * search it runs on the canonical copy, so it depends on the cells' content
+ * and the seed only.
  * docs/priors.md has the figures.
  */
 import type { Dataset } from '../data/types';
