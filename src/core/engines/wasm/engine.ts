@@ -1,7 +1,6 @@
 import type { Cells } from '../../model/cells';
 import type { NominalFlags, NominalLayout } from '../../model/types';
 import { btilde } from '../../model/btilde';
-import { addMarginGradient, margin, marginSlope } from '../../model/gate';
 import { addBtildeGradient } from '../fusedNominal';
 import { evaluateFused } from '../fused';
 import type { Engine, Problem } from '../types';
@@ -178,6 +177,10 @@ function planMemory(L: NominalLayout, { n, I, J, Kmax }: CellsShape, cellGate: b
     pGrad32: take(L.size * 4),
     pCg: take(cellGate ? n * 8 : 0),
     pCgt: take(cellGate ? n * 8 : 0),
+    // The margin gate's f and f'(θ) per cell, and each item's key.
+    pCf: take(cellGate ? n * 8 : 0),
+    pCsl: take(cellGate ? n * 8 : 0),
+    pKey: take(cellGate ? I : 0),
   };
   return { ...plan, bytes: top };
 }
@@ -194,7 +197,7 @@ function wasmNominalEvaluate(
   const { n, I, J, Kmax, nOptions, key } = shape;
   const { pScr, pJ, pI, pT, pK, pBt, pEa, pEb, pGbt, pNat, pGrad, pNat32, pGrad32, Kt } = plan;
   const cellGate = flags.fallback && flags.gate === 'margin';
-  const cells = cellGate ? marginCells(L, shape, mem, plan) : null;
+  const cells = cellGate ? marginCells(k, L, shape, plan) : null;
   const buf = k.memory.buffer;
   const bt = new Float64Array(buf, pBt, I);
   const ea = new Float64Array(buf, pEa, J);
@@ -279,9 +282,9 @@ function wasmNominalEvaluate(
   return (nat, grad, coarseAsked = false) => {
     // The margin gate runs float64 only (wasmFloat32).
     const coarse = coarseAsked && !cells;
-    if (cells) cells.forward(nat);
-    const direct = cells ? CELL_GATE : flags.fallback ? gate(nat) : 0;
     natW.set(nat);
+    if (cells) cells.forward();
+    const direct = cells ? CELL_GATE : flags.fallback ? gate(nat) : 0;
     if (coarse) nat32.set(nat);
     if (grad) {
       gradW.fill(0);
@@ -295,74 +298,53 @@ function wasmNominalEvaluate(
     for (let q0 = 0; q0 < n; q0 += CHUNK)
       ce += call(q0, Math.min(CHUNK, n - q0), grad ? 1 : 0, coarse, direct);
     if (grad) {
+      if (cells) cells.backward();
       grad.set(gradW);
       if (coarse) for (let q = blocks32[0]; q < blocks32[1]; q++) grad[q] = grad32[q];
-      if (cells) cells.backward(nat, grad);
-      else if (flags.fallback) addBtildeGradient(nat, grad, gbt, L, nOptions, key, scratch);
+      if (!cells && flags.fallback) addBtildeGradient(nat, grad, gbt, L, nOptions, key, scratch);
     }
     return ce;
   };
 }
 
 /**
- * The margin gate's per-cell side of the kernel (CELL_GATE): `forward` writes
- * each cell's G = σ(w0 − κ f_i(θ_j)) into the kernel's memory and keeps f and
- * f'(θ); `backward` takes the kernel's per-cell ∂CE/∂y (y = w0 − κ f) through w0,
- * κ, θ_j and f's item parameters, as nominalCE does.
+ * The margin gate's per-cell side of the kernel (CELL_GATE), on the kernel's
+ * "marginFwd" and "marginBwd" (kernel.wat): `forward` writes each cell's
+ * G = σ(w0 − κ f_i(θ_j)) where the option kernel reads it, keeping f and
+ * f'(θ); `backward` takes the option kernel's per-cell ∂CE/∂y (y = w0 − κ f)
+ * through w0, κ, θ_j and f's item parameters into the kernel's gradient, as
+ * nominalCE does (model/gate.ts `margin`). Both in chunks of cells, as the
+ * option kernel (V8's tiers).
  */
 function marginCells(
+  k: KernelExports,
   L: NominalLayout,
   shape: CellsShape,
-  mem: InMemory,
   plan: ReturnType<typeof planMemory>,
 ) {
-  const { n, Kmax, nOptions, key } = shape;
-  const buf = mem.cellJ.buffer;
-  const G = new Float64Array(buf, plan.pCg, n);
-  const gy = new Float64Array(buf, plan.pCgt, n);
-  const f = new Float64Array(n);
-  const slope = new Float64Array(n);
-  const w = new Float64Array(Kmax);
+  const { n, Kmax, key } = shape;
+  new Uint8Array(k.memory.buffer, plan.pKey, shape.I).set(key);
+  const gy = new Float64Array(k.memory.buffer, plan.pCgt, n);
+  const offsets = [L.theta, L.a, L.c, L.w0, L.kappa] as const;
   return {
-    forward(nat: Float64Array) {
-      const a = nat.subarray(L.a);
-      const c = nat.subarray(L.c);
-      const w0 = nat[L.w0];
-      const kappa = nat[L.kappa];
-      for (let q = 0; q < n; q++) {
-        const i = mem.cellI[q];
-        const off = i * Kmax;
-        f[q] = margin(a, c, off, nOptions[i], key[i], nat[L.theta + mem.cellJ[q]], w);
-        slope[q] = marginSlope(a, off, nOptions[i], key[i], w);
-        G[q] = 1 / (1 + Math.exp(-(w0 - kappa * f[q])));
+    forward() {
+      for (let q0 = 0; q0 < n; q0 += CHUNK) {
+        const at = (p: number) => p + 8 * q0;
+        // prettier-ignore
+        k.marginFwd(
+          Math.min(CHUNK, n - q0), Kmax, plan.pJ + 4 * q0, plan.pI + 4 * q0, plan.pK, plan.pKey,
+          plan.pNat, ...offsets, at(plan.pCf), at(plan.pCsl), at(plan.pCg),
+        );
       }
       gy.fill(0);
     },
-    backward(nat: Float64Array, grad: Float64Array) {
-      const a = nat.subarray(L.a);
-      const c = nat.subarray(L.c);
-      const kappa = nat[L.kappa];
-      for (let q = 0; q < n; q++) {
-        const gt = gy[q];
-        if (gt === 0) continue;
-        const i = mem.cellI[q];
-        const j = mem.cellJ[q];
-        const off = i * Kmax;
-        const theta = nat[L.theta + j];
-        grad[L.w0] += gt;
-        grad[L.kappa] -= gt * f[q];
-        grad[L.theta + j] -= gt * kappa * slope[q];
-        margin(a, c, off, nOptions[i], key[i], theta, w);
-        addMarginGradient(
-          -gt * kappa,
-          theta,
-          nOptions[i],
-          key[i],
-          w,
-          grad,
-          L.a + off,
-          grad,
-          L.c + off,
+    backward() {
+      for (let q0 = 0; q0 < n; q0 += CHUNK) {
+        const at = (p: number) => p + 8 * q0;
+        // prettier-ignore
+        k.marginBwd(
+          Math.min(CHUNK, n - q0), Kmax, plan.pJ + 4 * q0, plan.pI + 4 * q0, plan.pK, plan.pKey,
+          plan.pNat, plan.pGrad, ...offsets, at(plan.pCf), at(plan.pCsl), at(plan.pCgt),
         );
       }
     },

@@ -36,7 +36,41 @@ export interface KernelExports {
    * `option`'s arguments plus a float32 copy of nat and a float32 gradient.
    */
   option32(...args: [...CellArgs, pNat32: number, pGrad32: number, ...LayoutArgs]): number;
+  /** The margin gate's f, f'(θ) and G of cells [0, n) (kernel.wat, "marginFwd"). */
+  marginFwd(...args: [...MarginArgs, pF: number, pSl: number, pG: number]): void;
+  /** The margin gate's chain rule from each cell's ∂CE/∂y, added into the gradient ("marginBwd"). */
+  marginBwd(
+    ...args: [
+      n: number,
+      Kmax: number,
+      pJ: number,
+      pI: number,
+      pK: number,
+      pKey: number,
+      pNat: number,
+      pGrad: number,
+      ...MarginOffsets,
+      pF: number,
+      pSl: number,
+      pGy: number,
+    ]
+  ): void;
 }
+
+/** The layout offsets the margin kernels read: θ, a, c, w0, κ. */
+type MarginOffsets = [oTheta: number, oA: number, oC: number, oW0: number, oKappa: number];
+
+/** marginFwd's leading arguments: the cells, the items' K and keys, and nat. */
+type MarginArgs = [
+  n: number,
+  Kmax: number,
+  pJ: number,
+  pI: number,
+  pK: number,
+  pKey: number,
+  pNat: number,
+  ...MarginOffsets,
+];
 
 /** The kernels' leading arguments: the cells, and where nat and its gradient lie. */
 export type CellArgs = [
