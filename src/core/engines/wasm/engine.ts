@@ -34,7 +34,8 @@ const DIRECT_GATE = 8;
 /**
  * The kernel's flag (bit 4) for a per-cell gate, the margin gate (model/gate.ts):
  * G of each cell is passed in, and each cell's ∂CE/∂y (y = w0 − κ f_i(θ_j)) comes
- * back; the margin and its chain rule stay in TypeScript (`marginCells`).
+ * back; the kernel's "marginFwd" and "marginBwd" compute the margin and its
+ * chain rule (`marginCells`).
  */
 const CELL_GATE = 16;
 
