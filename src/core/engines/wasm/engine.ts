@@ -150,7 +150,7 @@ interface InMemory {
 
 /**
  * Byte offsets of the kernel's arrays in its memory, in order, and the bytes in
- * all. `cellGate`: room for the margin gate's per-cell G and ∂CE/∂y (CELL_GATE).
+ * all. `cellGate`: room for the margin gate's per-cell G (then ∂CE/∂y) and f (CELL_GATE).
  */
 function planMemory(L: NominalLayout, { n, I, J, Kmax }: CellsShape, cellGate: boolean) {
   let top = 0;
@@ -176,14 +176,13 @@ function planMemory(L: NominalLayout, { n, I, J, Kmax }: CellsShape, cellGate: b
     pGrad: take(L.size * 8),
     pNat32: take(L.size * 4),
     pGrad32: take(L.size * 4),
+    // The margin gate's G per cell, which the option kernel overwrites with ∂CE/∂y
+    // (it reads a cell's G before it stores the cell's ∂CE/∂y); f per cell; the keys.
     pCg: take(cellGate ? n * 8 : 0),
-    pCgt: take(cellGate ? n * 8 : 0),
-    // The margin gate's f and f'(θ) per cell, and each item's key.
     pCf: take(cellGate ? n * 8 : 0),
-    pCsl: take(cellGate ? n * 8 : 0),
     pKey: take(cellGate ? I : 0),
   };
-  return { ...plan, bytes: top };
+  return { ...plan, pCgt: plan.pCg, bytes: top };
 }
 
 /** The evaluator over cells already in the instance's memory (`wasmNominalBuilder`). */
@@ -311,11 +310,11 @@ function wasmNominalEvaluate(
 /**
  * The margin gate's per-cell side of the kernel (CELL_GATE), on the kernel's
  * "marginFwd" and "marginBwd" (kernel.wat): `forward` writes each cell's
- * G = σ(w0 − κ f_i(θ_j)) where the option kernel reads it, keeping f and
- * f'(θ); `backward` takes the option kernel's per-cell ∂CE/∂y (y = w0 − κ f)
- * through w0, κ, θ_j and f's item parameters into the kernel's gradient, as
- * nominalCE does (model/gate.ts `margin`). Both in chunks of cells, as the
- * option kernel (V8's tiers).
+ * G = σ(w0 − κ f_i(θ_j)) where the option kernel reads it, keeping f;
+ * `backward` takes the option kernel's per-cell ∂CE/∂y (y = w0 − κ f), which it
+ * stored over G, through w0, κ, θ_j and f's item parameters into the kernel's
+ * gradient, as nominalCE does (model/gate.ts `margin`). Both in chunks of cells,
+ * as the option kernel (V8's tiers). Two floats a cell: f, and G then ∂CE/∂y.
  */
 function marginCells(
   k: KernelExports,
@@ -325,7 +324,6 @@ function marginCells(
 ) {
   const { n, Kmax, key } = shape;
   new Uint8Array(k.memory.buffer, plan.pKey, shape.I).set(key);
-  const gy = new Float64Array(k.memory.buffer, plan.pCgt, n);
   const offsets = [L.theta, L.a, L.c, L.w0, L.kappa] as const;
   return {
     forward() {
@@ -334,10 +332,9 @@ function marginCells(
         // prettier-ignore
         k.marginFwd(
           Math.min(CHUNK, n - q0), Kmax, plan.pJ + 4 * q0, plan.pI + 4 * q0, plan.pK, plan.pKey,
-          plan.pNat, ...offsets, at(plan.pCf), at(plan.pCsl), at(plan.pCg),
+          plan.pNat, ...offsets, at(plan.pCf), at(plan.pCg),
         );
       }
-      gy.fill(0);
     },
     backward() {
       for (let q0 = 0; q0 < n; q0 += CHUNK) {
@@ -345,7 +342,7 @@ function marginCells(
         // prettier-ignore
         k.marginBwd(
           Math.min(CHUNK, n - q0), Kmax, plan.pJ + 4 * q0, plan.pI + 4 * q0, plan.pK, plan.pKey,
-          plan.pNat, plan.pGrad, ...offsets, at(plan.pCf), at(plan.pCsl), at(plan.pCgt),
+          plan.pNat, plan.pGrad, ...offsets, at(plan.pCf), at(plan.pCgt),
         );
       }
     },

@@ -36,8 +36,8 @@ export interface KernelExports {
    * `option`'s arguments plus a float32 copy of nat and a float32 gradient.
    */
   option32(...args: [...CellArgs, pNat32: number, pGrad32: number, ...LayoutArgs]): number;
-  /** The margin gate's f, f'(θ) and G of cells [0, n) (kernel.wat, "marginFwd"). */
-  marginFwd(...args: [...MarginArgs, pF: number, pSl: number, pG: number]): void;
+  /** The margin gate's f and G of cells [0, n) (kernel.wat, "marginFwd"). */
+  marginFwd(...args: [...MarginArgs, pF: number, pG: number]): void;
   /** The margin gate's chain rule from each cell's ∂CE/∂y, added into the gradient ("marginBwd"). */
   marginBwd(
     ...args: [
@@ -51,7 +51,6 @@ export interface KernelExports {
       pGrad: number,
       ...MarginOffsets,
       pF: number,
-      pSl: number,
       pGy: number,
     ]
   ): void;

@@ -1353,20 +1353,19 @@
   ;; `addMarginGradient`), which the option kernels take as given (flag bit 4).
   ;; For each cell q of item i (K options, key g) and LLM j, with u_k = a_ik θ_j + c_ik:
   ;;   f_q = u_g − m − ln Σ_(k≠g) e^(u_k − m), m = max_(k≠g) u_k (the margin),
-  ;;   f'_q = a_g − Σ_(k≠g) w_k a_k, w the distractors' softmax (its θ-slope),
   ;;   G_q = 1/(1 + e^−(w0 − κ f_q)) (e^−y clamped at e^709, as $expNeg).
   ;; Lanes k ≥ K and the key's lane are masked: −∞ before the max, e = 0 after it.
   ;; The max is pmax, which, as `margin`'s "w[k] > m", passes over a NaN u_k.
-  ;; pKey: the key of each item (u8); pF, pSl, pG: f, f' and G per cell (f64).
+  ;; pKey: the key of each item (u8); pF, pG: f and G per cell (f64).
   (func (export "marginFwd")
     (param $n i32) (param $Kmax i32) (param $pJ i32) (param $pI i32) (param $pK i32) (param $pKey i32)
     (param $pNat i32) (param $oTheta i32) (param $oA i32) (param $oC i32) (param $oW0 i32) (param $oKappa i32)
-    (param $pF i32) (param $pSl i32) (param $pG i32)
+    (param $pF i32) (param $pG i32)
     (local $q i32) (local $i i32) (local $KB i32) (local $kb i32) (local $ai i32) (local $ci i32) (local $g i32)
-    (local $theta f64) (local $w0 f64) (local $kappa f64) (local $z f64) (local $sa f64)
+    (local $theta f64) (local $w0 f64) (local $kappa f64) (local $z f64)
     (local $fV v128) (local $w0V v128) (local $kappaV v128)
     (local $thV v128) (local $u v128) (local $kf v128) (local $KV v128) (local $gV v128) (local $use v128)
-    (local $mV v128) (local $e v128) (local $zV v128) (local $saV v128) (local $aV v128)
+    (local $mV v128) (local $e v128) (local $zV v128) (local $aV v128)
     (local $xc v128) (local $sh v128) (local $en v128) (local $r v128) (local $p v128)
     (local $r2 v128) (local $r4 v128) (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $q3 v128) (local $q4 v128) (local $q5 v128) (local $ex v128)
     (local.set $w0 (f64.load (i32.add (local.get $pNat) (i32.shl (local.get $oW0) (i32.const 3)))))
@@ -1402,7 +1401,6 @@
         (local.set $mV (f64x2.pmax (local.get $mV) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $mV) (local.get $mV))))
         ;; Σ e^(u_k − m) and Σ e^(u_k − m) a_k over the distractors
         (local.set $zV (v128.const f64x2 0 0))
-        (local.set $saV (v128.const f64x2 0 0))
         (local.set $kf (v128.const f64x2 0 1))
         (local.set $kb (i32.const 0))
         (loop $k2
@@ -1440,11 +1438,9 @@
           (f64x2.lt (local.get $ex) (v128.const f64x2 -708 -708))))
           (local.set $e (v128.and (local.get $p) (local.get $use)))
           (local.set $zV (f64x2.add (local.get $zV) (local.get $e)))
-          (local.set $saV (f64x2.add (local.get $saV) (f64x2.mul (local.get $e) (local.get $aV))))
           (local.set $kf (f64x2.add (local.get $kf) (v128.const f64x2 2 2)))
           (br_if $k2 (i32.lt_u (local.tee $kb (i32.add (local.get $kb) (i32.const 16))) (local.get $KB))))
         (local.set $z (f64.add (f64x2.extract_lane 0 (local.get $zV)) (f64x2.extract_lane 1 (local.get $zV))))
-        (local.set $sa (f64.add (f64x2.extract_lane 0 (local.get $saV)) (f64x2.extract_lane 1 (local.get $saV))))
         ;; u_g − m into pF and the sum into pG, for the second loop
         (f64.store (i32.add (local.get $pF) (i32.shl (local.get $q) (i32.const 3)))
           (f64.sub
@@ -1452,9 +1448,6 @@
               (f64.load (i32.add (local.get $ci) (i32.shl (local.get $g) (i32.const 3)))))
             (f64x2.extract_lane 0 (local.get $mV))))
         (f64.store (i32.add (local.get $pG) (i32.shl (local.get $q) (i32.const 3))) (local.get $z))
-        (f64.store (i32.add (local.get $pSl) (i32.shl (local.get $q) (i32.const 3)))
-          (f64.sub (f64.load (i32.add (local.get $ai) (i32.shl (local.get $g) (i32.const 3))))
-            (f64.div (local.get $sa) (local.get $z))))
         (local.set $q (i32.add (local.get $q) (i32.const 1)))
         (br $cell)))
     ;; Two cells at a time: f = (u_g − m) − ln(sum), G = 1/(1 + e^min(−y, 709)). With n
@@ -1507,19 +1500,20 @@
 
   ;; The margin gate's chain rule: for each cell with ∂CE/∂y ≠ 0 at pGy + 8q (the
   ;; option kernel's output under flag bit 4; y = w0 − κ f_q), ADDS into the
-  ;; gradient ∂y/∂w0 = 1, ∂y/∂κ = −f_q, ∂y/∂θ_j = −κ f'_q, and through f_q into
+  ;; gradient ∂y/∂w0 = 1, ∂y/∂κ = −f_q, ∂y/∂θ_j = −κ f'_q (f' = a_g − Σ_(k≠g) w_k a_k,
+  ;; its θ-slope, w the distractors' softmax), and through f_q into
   ;; the item's a and c (∂f/∂a_g = θ, ∂f/∂c_g = 1; ∂f/∂a_k = −w_k θ, ∂f/∂c_k = −w_k).
   ;; The distractors' weights are recomputed from f_q: w_k = e^(u_k − (u_g − f_q)),
   ;; u_g − f_q being ln Σ_(k≠g) e^(u_k); a lane k ≥ K adds +0.
   (func (export "marginBwd")
     (param $n i32) (param $Kmax i32) (param $pJ i32) (param $pI i32) (param $pK i32) (param $pKey i32)
     (param $pNat i32) (param $pGrad i32) (param $oTheta i32) (param $oA i32) (param $oC i32) (param $oW0 i32) (param $oKappa i32)
-    (param $pF i32) (param $pSl i32) (param $pGy i32)
+    (param $pF i32) (param $pGy i32)
     (local $q i32) (local $i i32) (local $KB i32) (local $kb i32) (local $ai i32) (local $ci i32) (local $g i32)
-    (local $gOff i32) (local $addr i32)
+    (local $gOff i32) (local $addr i32) (local $thAddr i32)
     (local $theta f64) (local $kappa f64) (local $gt f64) (local $gw0 f64) (local $gkappa f64)
     (local $thV v128) (local $u v128) (local $kf v128) (local $KV v128) (local $gV v128) (local $use v128)
-    (local $mV v128) (local $e v128) (local $d v128) (local $gfV v128)
+    (local $mV v128) (local $e v128) (local $d v128) (local $gfV v128) (local $swV v128)
     (local $xc v128) (local $sh v128) (local $en v128) (local $r v128) (local $p v128)
     (local $r2 v128) (local $r4 v128) (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $q3 v128) (local $q4 v128) (local $q5 v128) (local $ex v128)
     (local.set $gOff (i32.sub (local.get $pGrad) (local.get $pNat)))
@@ -1538,11 +1532,7 @@
             (local.set $gw0 (f64.add (local.get $gw0) (local.get $gt)))
             (local.set $gkappa (f64.sub (local.get $gkappa)
               (f64.mul (local.get $gt) (f64.load (i32.add (local.get $pF) (i32.shl (local.get $q) (i32.const 3)))))))
-            ;; ∂/∂θ_j
-            (local.set $addr (i32.add (local.get $addr) (local.get $gOff)))
-            (f64.store (local.get $addr) (f64.sub (f64.load (local.get $addr))
-              (f64.mul (f64.mul (local.get $gt) (local.get $kappa))
-                (f64.load (i32.add (local.get $pSl) (i32.shl (local.get $q) (i32.const 3)))))))
+            (local.set $thAddr (i32.add (local.get $addr) (local.get $gOff)))
             (local.set $thV (f64x2.splat (local.get $theta)))
             (local.set $KB (i32.shl (i32.load8_u (i32.add (local.get $pK) (local.get $i))) (i32.const 3)))
             (local.set $KV (f64x2.splat (f64.convert_i32_u (i32.shr_u (local.get $KB) (i32.const 3)))))
@@ -1559,6 +1549,7 @@
               (f64.load (i32.add (local.get $pF) (i32.shl (local.get $q) (i32.const 3)))))))
             ;; d_k = 1 at the key, −w_k at a distractor, 0 beyond K; a_k += gf·d_k·θ, c_k += gf·d_k
             (local.set $gfV (f64x2.splat (f64.neg (f64.mul (local.get $gt) (local.get $kappa)))))
+            (local.set $swV (v128.const f64x2 0 0))
             (local.set $kf (v128.const f64x2 0 1))
             (local.set $kb (i32.const 0))
             (loop $k3
@@ -1594,6 +1585,8 @@
               (i64x2.shl (i64x2.add (local.get $sh) (v128.const i64x2 1023 1023)) (i32.const 52)))
               (f64x2.lt (local.get $ex) (v128.const f64x2 -708 -708))))
               (local.set $e (v128.and (local.get $p) (local.get $use)))
+              (local.set $swV (f64x2.add (local.get $swV)
+                (f64x2.mul (local.get $e) (v128.load (i32.add (local.get $ai) (local.get $kb))))))
               (local.set $d (v128.bitselect (v128.const f64x2 1 1) (f64x2.neg (local.get $e))
                 (f64x2.eq (local.get $kf) (local.get $gV))))
               (local.set $d (f64x2.mul (local.get $gfV) (local.get $d)))
@@ -1603,7 +1596,12 @@
               (local.set $addr (i32.add (i32.add (local.get $ci) (local.get $gOff)) (local.get $kb)))
               (v128.store (local.get $addr) (f64x2.add (v128.load (local.get $addr)) (local.get $d)))
               (local.set $kf (f64x2.add (local.get $kf) (v128.const f64x2 2 2)))
-              (br_if $k3 (i32.lt_u (local.tee $kb (i32.add (local.get $kb) (i32.const 16))) (local.get $KB))))))
+              (br_if $k3 (i32.lt_u (local.tee $kb (i32.add (local.get $kb) (i32.const 16))) (local.get $KB))))
+            ;; ∂/∂θ_j: −gt·κ·f'(θ), f'(θ) = a_g − Σ w_k a_k
+            (f64.store (local.get $thAddr) (f64.add (f64.load (local.get $thAddr))
+              (f64.mul (f64x2.extract_lane 0 (local.get $gfV))
+                (f64.sub (f64.load (i32.add (local.get $ai) (i32.shl (local.get $g) (i32.const 3))))
+                  (f64.add (f64x2.extract_lane 0 (local.get $swV)) (f64x2.extract_lane 1 (local.get $swV)))))))))
         (local.set $q (i32.add (local.get $q) (i32.const 1)))
         (br $cell)))
     (local.set $addr (i32.add (local.get $pGrad) (i32.shl (local.get $oW0) (i32.const 3))))
