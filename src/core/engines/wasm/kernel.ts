@@ -37,30 +37,15 @@ export interface KernelExports {
    */
   option32(...args: [...CellArgs, pNat32: number, pGrad32: number, ...LayoutArgs]): number;
   /** The margin gate's f and G of cells [0, n) (kernel.wat, "marginFwd"). */
-  marginFwd(...args: [...MarginArgs, pF: number, pG: number]): void;
+  marginFwd(...args: [...MarginCells, ...MarginOffsets, pF: number, pG: number]): void;
   /** The margin gate's chain rule from each cell's ∂CE/∂y, added into the gradient ("marginBwd"). */
   marginBwd(
-    ...args: [
-      n: number,
-      Kmax: number,
-      pJ: number,
-      pI: number,
-      pK: number,
-      pKey: number,
-      pNat: number,
-      pGrad: number,
-      ...MarginOffsets,
-      pF: number,
-      pGy: number,
-    ]
+    ...args: [...MarginCells, pGrad: number, ...MarginOffsets, pF: number, pGy: number]
   ): void;
 }
 
-/** The layout offsets the margin kernels read: θ, a, c, w0, κ. */
-type MarginOffsets = [oTheta: number, oA: number, oC: number, oW0: number, oKappa: number];
-
-/** marginFwd's leading arguments: the cells, the items' K and keys, and nat. */
-type MarginArgs = [
+/** The margin kernels' leading arguments: the cells, the items' K and keys, and nat. */
+type MarginCells = [
   n: number,
   Kmax: number,
   pJ: number,
@@ -68,8 +53,10 @@ type MarginArgs = [
   pK: number,
   pKey: number,
   pNat: number,
-  ...MarginOffsets,
 ];
+
+/** The layout offsets the margin kernels read: θ, a, c, w0, κ. */
+type MarginOffsets = [oTheta: number, oA: number, oC: number, oW0: number, oKappa: number];
 
 /** The kernels' leading arguments: the cells, and where nat and its gradient lie. */
 export type CellArgs = [
