@@ -190,6 +190,49 @@ describe('sweep blocks with the gate open', () => {
   });
 });
 
+describe('streamed item blocks (SweepBlocks.onItem)', () => {
+  it('hand on each item once, in order, its block as the stored sweep sums it', () => {
+    const posed = small();
+    const { layout: L, flags, cells } = posed.problem;
+    const nat = movedNat(posed);
+    const off = itemBlockOffsets(cells.nOptions);
+    const stored = new Float64Array(off[L.I]);
+    createSweeper(L, flags, cells).sweep(nat, {
+      grad: null,
+      blocks: { item: stored, itemOff: off },
+    });
+    const seen: number[] = [];
+    const scratch = new Float64Array(4 * L.Kmax * L.Kmax).fill(7); // stale values must not leak in
+    createSweeper(L, flags, cells).sweep(nat, {
+      grad: null,
+      blocks: {
+        item: scratch,
+        onItem: (i, block) => {
+          seen.push(i);
+          const n = off[i + 1] - off[i];
+          expect(Array.from(block.subarray(0, n))).toEqual(
+            Array.from(stored.subarray(off[i], off[i + 1])),
+          );
+        },
+      },
+    });
+    expect(seen).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('refuse cells that are not item-major', () => {
+    const posed = small();
+    const { layout: L, flags, cells } = posed.problem;
+    const last = cells.n - 1;
+    const cellI = Uint32Array.from(cells.cellI);
+    [cellI[0], cellI[last]] = [cellI[last], cellI[0]];
+    const sw = createSweeper(L, flags, { ...cells, cellI });
+    const item = new Float64Array(4 * L.Kmax * L.Kmax);
+    expect(() =>
+      sw.sweep(movedNat(posed), { grad: null, blocks: { item, onItem: () => {} } }),
+    ).toThrow(/item-major/);
+  });
+});
+
 describe('the item step', () => {
   it('matches a hand-computed Newton step: 2 LLMs (θ ±1), 1 item, 3 options, from a = c = 0', () => {
     // p = 1/3 each; g_a = t₂ − t₁, g_c = 2/3 − (t₁ + t₂); the Hessian on centred

@@ -14,7 +14,7 @@ import type { LbfgsOptions } from './optim/lbfgs';
 import type { Objective } from './optim/types';
 import type { NominalPosed, Posed } from './pose';
 import type { FitSettings } from './types';
-import { createSweeper, itemBlockOffsets, llmBlockSize } from './sweep';
+import { createSweeper, llmBlockSize } from './sweep';
 import { MARGIN_KAPPA_SD } from '../model/gate';
 
 /** L-BFGS's curvature option with exact blocks, refreshed every `every` steps. */
@@ -39,8 +39,8 @@ function blockFiller(posed: NominalPosed, plan: BlockPlan) {
   const F = P.free;
   const { J, I, Kmax } = L;
   const sw = createSweeper(L, flags, cells);
-  const itemOff = itemBlockOffsets(cells.nOptions);
-  const item = new Float64Array(itemOff[I]);
+  // One item's block at a time: the sweep streams them (SweepBlocks.onItem).
+  const item = new Float64Array(4 * Kmax * Kmax);
   const nL = llmBlockSize(Kmax);
   const llm = new Float64Array(J * nL * nL);
   const gate = new Float64Array(4);
@@ -61,20 +61,31 @@ function blockFiller(posed: NominalPosed, plan: BlockPlan) {
   );
   return (x: Float64Array, into?: BlockInverse): BlockInverse => {
     P.toNatural(x, nat);
-    sw.sweep(nat, { grad: null, blocks: { item, itemOff, llm, gate } });
     const B = plan.start.length - 1;
     const off = into?.off ?? offsetsOf(plan);
     const data = into?.data ?? new Float64Array(off[B]);
-    for (let b = 0; b < B; b++) {
-      const n = plan.start[b + 1] - plan.start[b];
-      if (b < I) {
-        const K = n / 2;
-        for (let q = 0; q < n * n; q++) A[q] = item[itemOff[b] + q];
-        for (let k = 0; k < K; k++) {
-          A[k * n + k] += prec('a');
-          A[(K + k) * n + K + k] += prec('c');
-        }
-      } else if (b < I + J) {
+    const size = (b: number) => plan.start[b + 1] - plan.start[b];
+    // Item b's block (its cells' sum in `block`, or none) plus its prior, inverted into data.
+    const itemInto = (b: number, block: Float64Array | null) => {
+      const n = size(b);
+      const K = n / 2;
+      for (let q = 0; q < n * n; q++) A[q] = block ? block[q] : 0;
+      for (let k = 0; k < K; k++) {
+        A[k * n + k] += prec('a');
+        A[(K + k) * n + K + k] += prec('c');
+      }
+      invert(A, n, plan.nulls[b], data, off[b]);
+    };
+    const seen = new Uint8Array(I);
+    const onItem = (i: number, block: Float64Array) => {
+      seen[i] = 1;
+      itemInto(i, block);
+    };
+    sw.sweep(nat, { grad: null, blocks: { item, onItem, llm, gate } });
+    for (let b = 0; b < I; b++) if (!seen[b]) itemInto(b, null);
+    for (let b = I; b < B; b++) {
+      const n = size(b);
+      if (b < I + J) {
         const o = (b - I) * nL * nL;
         llmMembers.forEach((r, a) =>
           llmMembers.forEach((c, d) => (A[a * n + d] = llm[o + r * nL + c])),

@@ -291,7 +291,7 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
   const cposed = canon.posed;
   // The canonical copy's own documented start: the data's order changes its last bits.
   let start = opts.start ? canon.toCanonical(posed.x0) : cposed.x0;
-  const warm = opts.start ? 0 : (settings.warmup ?? FAST_WARMUP);
+  let warm = opts.start ? 0 : (settings.warmup ?? FAST_WARMUP);
   let selection: StrengthChoice | null = null;
   const override = settings.prior ?? {};
   if (settings.mode === 'default' && posed.P.groups.length > 0) {
@@ -326,6 +326,10 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
     // The step count the current run may reach (the ladder's rungs: half the cap).
     let cap = settings.steps;
     const path = finalPath(settings, cposed); // issue 28: exact blocks, sweeps (finalPath)
+    const first = shareStart(path, selection, opts, () =>
+      gateShutAt(posed, canon.fromCanonical(start), ds),
+    );
+    if (first?.shut) warm = 0;
     // `phase`: a run whose steps are progress of a phase, not the fit's own (no checkpoints).
     const run = async (x0: Float64Array, w: number, phase?: string, exact = path.exact) => {
       const x =
@@ -385,7 +389,7 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
       const r = await run(x, w, phase, next);
       return { ...r, steps: done.steps - base, passes: done.passes - basePasses };
     };
-    res = await along(start);
+    res = await along(start, undefined, first?.exact ?? path.exact);
     const ctx = { ds, settings, handle, opts, track, posed: cposed, along, done, ladder };
     if (selection && twoStarts(settings, cposed, selection, opts.start !== undefined))
       res = await keepBetter(res, start, { ...ctx, selection });
@@ -608,6 +612,35 @@ function finalPath(
     sweeps: settings.finalFit === 'alternate' ? ok : null,
     warm,
   };
+}
+
+/**
+ * The final fit from a share's search (issue 28): the LLMs and the gate come
+ * from the search's fits, so the start is near the optimum in everything but
+ * the items not searched, which are independent given the LLMs. There L-BFGS
+ * takes exact block curvature (one sweep; each item's block is its exact
+ * Hessian), so its first steps are a Newton step per item. Where the gate is
+ * shut at the start (`shut`) the Adam warm-up is skipped: its use is the open
+ * gate's several basins. With it, where the gate is open, the fit reaches the
+ * probed path's optimum; without it, on simulated 189 × 3,000 (gate open) a
+ * higher one. docs/optimiser.md has the figures. Null where the fit does
+ * not start from a share's search, or exact blocks do not apply, or the
+ * settings ask for probed blocks, none, or the sweeps (the documented path
+ * runs); the reason says what ran.
+ */
+function shareStart(
+  path: ReturnType<typeof finalPath>,
+  selection: StrengthChoice | null,
+  opts: FitOptions,
+  shutAtStart: () => boolean,
+): { exact: NominalPosed; shut: boolean } | null {
+  if (!selection?.share || !selection.x || opts.start) return null;
+  if (!path.warm || path.sweeps) return null;
+  const shut = shutAtStart();
+  selection.reason += shut
+    ? ', with exact curvature blocks and, the fallback gate being shut there, no Adam warm-up'
+    : ', with exact curvature blocks after the Adam warm-up';
+  return { exact: path.warm, shut };
 }
 
 /** The priors in force, one row per group, as fit.json reports them. */

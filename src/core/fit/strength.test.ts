@@ -112,12 +112,13 @@ describe('a search on a share of the items starts the full fit (real data: the d
     // A cap of 1,600 of the demo's 6,150 cells: the search runs on about a quarter of the items.
     const onShare = await fitDataset(ds, {}, { searchMaxCells: 1600 });
     expect(onShare.priorSelection!.reason).toMatch(
-      /on \d+ of the 345 items .*; the final fit starts from its end point$/,
+      /on \d+ of the 345 items .*; the final fit starts from its end point, with exact curvature blocks after the Adam warm-up$/,
     );
     // From the documented start, the first such fit ran to the 2,500-step cap
     // (3,203 passes, not converged; measured 2026-12-01).
     expect(onShare.converged).toBe(true);
-    expect(onShare.passes).toBeLessThan(600);
+    // 566 passes with probed blocks (2026-12-05), 167 with exact ones.
+    expect(onShare.passes).toBeLessThan(300);
     // Not compared with a cold fit at the same λ: under the margin gate (issue 27,
     // in progress) the demo has several optima; on 2026-12-03 this start converged
     // at 1,729.57 while the cold start stopped at the cap at 1,713.03.
@@ -174,4 +175,32 @@ describe('refineStrength: the vertex of the parabola in log λ through the best 
     const to24 = wide.map((g) => (Math.log(g) - Math.log(24)) ** 2);
     expect(refineStrength(wide, to24)).toBe(16);
   });
+});
+
+describe('a share whose search ends with the fallback gate shut', () => {
+  it('starts the final fit without the Adam warm-up, at the optimum a cold fit at its λ reaches', async () => {
+    // Simulated with the gate shut in the truth (w0 −20, κ 0), the margin form, as the NAEP fits end.
+    const { data } = simulateNominal({
+      J: 20,
+      I: 240,
+      seed: 11,
+      missing: 0.05,
+      concentration: 50,
+      gate: 'shut',
+      gateForm: 'margin',
+    });
+    const onShare = await fitDataset(data, {}, { searchMaxCells: 1500 });
+    expect(onShare.priorSelection!.reason).toMatch(
+      /the final fit starts from its end point, with exact curvature blocks and, the fallback gate being shut there, no Adam warm-up$/,
+    );
+    expect(onShare.converged).toBe(true);
+    // The same λ from the documented start (Adam warm-up, probed blocks): with the
+    // gate shut the objective has one optimum, so both ends agree.
+    const lambda = onShare.priorSelection!.lambda;
+    const cold = await fitDataset(data, { priorStrength: lambda });
+    expect(cold.converged).toBe(true);
+    const total = (f: typeof cold) => f.objective + f.penalty;
+    expect(Math.abs(total(onShare) - total(cold))).toBeLessThan(1e-6 * total(cold));
+    expect(onShare.passes).toBeLessThan(cold.passes);
+  }, 240_000);
 });

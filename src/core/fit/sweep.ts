@@ -37,6 +37,14 @@ export interface SweepBlocks {
   /** Items' blocks at `itemOff[i]`, 2K × 2K over (a_0..a_{K−1}, c_0..c_{K−1}). */
   item?: Float64Array;
   itemOff?: Int32Array;
+  /**
+   * Streams the items' blocks instead of storing them all (a full sweep
+   * only): each item's block is summed in `item` from offset 0, its cells
+   * being contiguous (item-major), and handed to `onItem` after its last
+   * cell; `itemOff` is not read. At the full shape this saves a copy of
+   * every block (46 MB).
+   */
+  onItem?: (i: number, block: Float64Array) => void;
   /** LLMs' blocks, j at j·n², n = llmBlockSize(Kmax), over (θ, log s, δ, ρ). */
   llm?: Float64Array;
   /** The gate's 2 × 2 block over (w0, κ̄), κ = softplus(κ̄). */
@@ -350,6 +358,28 @@ export function createSweeper(L: NominalLayout, flags: NominalFlags, cells: Cell
     H[3] += T * (s11 - q1 * q1) + ER * (g3 * f * f * dk * dk - gg * f * dk * (1 - dk));
   }
 
+  /** Every cell visited in order, each item's block handed on after its last cell (SweepBlocks.onItem). */
+  function streamItems(
+    visit: (q: number) => number,
+    onItem: (i: number, block: Float64Array) => void,
+    block: Float64Array,
+  ): number {
+    let total = 0;
+    let cur = -1;
+    for (let q = 0; q < cells.n; q++) {
+      const i = cellI[q];
+      if (i !== cur) {
+        if (i < cur) throw new Error('internal: streamed item blocks need item-major cells');
+        if (cur >= 0) onItem(cur, block);
+        block.fill(0, 0, 4 * nOptions[i] * nOptions[i]);
+        cur = i;
+      }
+      total += visit(q);
+    }
+    if (cur >= 0) onItem(cur, block);
+    return total;
+  }
+
   return {
     sweep(nat: Float64Array, out: SweepOut, items?: { ids: ArrayLike<number>; index: CellIndex }) {
       const na = nat.subarray(L.a);
@@ -358,12 +388,13 @@ export function createSweeper(L: NominalLayout, flags: NominalFlags, cells: Cell
       if (grad) grad.fill(0);
       if (blocks?.llm) blocks.llm.fill(0);
       if (blocks?.gate) blocks.gate.fill(0);
+      const onItem = items ? undefined : blocks?.onItem;
       const visit = (q: number) => {
         const ce = cell(nat, na, nc, q);
         if (itemCE) itemCE[cellI[q]] += ce;
         if (grad) gradient(nat, q, grad);
-        if (blocks?.item && blocks.itemOff)
-          itemBlock(nat, q, blocks.item, blocks.itemOff[cellI[q]]);
+        if (blocks?.item && (onItem || blocks.itemOff))
+          itemBlock(nat, q, blocks.item, onItem ? 0 : blocks.itemOff![cellI[q]]);
         if (blocks && (blocks.llm || blocks.gate)) llmBlock(nat, q, blocks);
         return ce;
       };
@@ -381,7 +412,8 @@ export function createSweeper(L: NominalLayout, flags: NominalFlags, cells: Cell
       }
       if (itemCE) itemCE.fill(0);
       if (blocks?.item) blocks.item.fill(0);
-      for (let q = 0; q < cells.n; q++) total += visit(q);
+      if (onItem) total = streamItems(visit, onItem, blocks!.item!);
+      else for (let q = 0; q < cells.n; q++) total += visit(q);
       if (blocks?.llm) symmetrise(blocks.llm, nL, cells.J);
       if (blocks?.gate) blocks.gate[2] = blocks.gate[1];
       return total;
