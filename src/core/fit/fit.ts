@@ -94,7 +94,8 @@ export async function fitDatasetFull(
 ): Promise<FitOutcome> {
   const settings = settingsFor(ds, settingsIn);
   const t0 = performance.now();
-  const posed = pose(ds, settings);
+  // The fast path fits the canonical copy: this posing's cells are built when first evaluated.
+  const posed = pose(ds, settings, { lazy: settings.optimizer !== 'adam' });
   if (opts.start && opts.start.length === posed.x0.length) posed.x0.set(opts.start);
   const handle = opts.engine ?? FUSED_HANDLE;
   const track = tracker(settings, opts, t0);

@@ -1,6 +1,6 @@
 import type { Dataset } from '../data/types';
 import type { Engine, Problem } from '../engines/types';
-import { buildCells } from '../model/cells';
+import { buildCells, lazyCells } from '../model/cells';
 import { binaryParameterisation } from '../model/binaryParams';
 import { nominalParameterisation } from '../model/nominalParams';
 import { type BinaryParameterisation, type NominalParameterisation } from '../model/params';
@@ -37,11 +37,16 @@ export interface BinaryPosed {
 export function pose(
   ds: Dataset,
   settings: Pick<FitSettings, 'model' | 'mode' | 'binaryTarget' | 'prior' | 'gate' | 'itemPriors'>,
+  o: {
+    /** The cells' per-cell arrays built on first use (cells.ts lazyCells). */
+    lazy?: boolean;
+  } = {},
 ): Posed {
+  const cellsOf = o.lazy ? lazyCells : buildCells;
   const { model, mode } = settings;
   const override = settings.prior ?? {};
   if (isBinary(model)) {
-    const cells = buildCells(ds, (settings.binaryTarget ?? 'hard') === 'hard');
+    const cells = cellsOf(ds, (settings.binaryTarget ?? 'hard') === 'hard');
     const layout = binaryLayout(ds.J, ds.I);
     const P = binaryParameterisation(layout, model, mode, override);
     return {
@@ -52,7 +57,7 @@ export function pose(
     };
   }
   const flags = nominalFlags(model, resolveGate(mode, settings.gate));
-  const cells = buildCells(ds, flags.hardTargets);
+  const cells = cellsOf(ds, flags.hardTargets);
   const layout = nominalLayout(ds.J, ds.I, ds.Kmax);
   const P = nominalParameterisation(layout, flags, ds.nOptions, mode, override);
   if ((settings.itemPriors ?? 'fixed') === 'fixed') {

@@ -124,6 +124,33 @@ export function buildCells(ds: Dataset, hard: boolean): Cells {
   return { J, I, Kmax, n, cellJ, cellI, target, correct, nOptions: ds.nOptions, key: ds.key };
 }
 
+/**
+ * buildCells with the per-cell arrays (cellJ, cellI, target, correct) built on
+ * first use, and then held as plain properties: the cells of a posing that may
+ * be evaluated only later. The fast path (fit.ts) fits the data's canonical
+ * copy and evaluates the data's own posing only after the fit, so the two sets
+ * of cells are not held at once while it runs (310 MB at the paper's full
+ * shape, 189 × 31,554).
+ */
+export function lazyCells(ds: Dataset, hard: boolean): Cells {
+  const out = { J: ds.J, I: ds.I, Kmax: ds.Kmax, n: countObserved(ds) } as Cells;
+  out.nOptions = ds.nOptions;
+  out.key = ds.key;
+  const heavy = ['cellJ', 'cellI', 'target', 'correct'] as const;
+  const build = () => {
+    const c = buildCells(ds, hard);
+    for (const name of heavy)
+      Object.defineProperty(out, name, { value: c[name], writable: true, enumerable: true });
+  };
+  for (const name of heavy)
+    Object.defineProperty(out, name, {
+      get: () => (build(), out[name]),
+      enumerable: true,
+      configurable: true,
+    });
+  return out;
+}
+
 /** Per-LLM share of observed cells whose argmax is the key (raw accuracy). */
 export function accuracyByLlm(ds: Dataset): Float64Array {
   const acc = new Float64Array(ds.J);
