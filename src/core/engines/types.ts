@@ -1,4 +1,5 @@
 import type { Cells } from '../model/cells';
+import type { CurvatureParts, ItemPrecision } from './curvature';
 import type {
   BinaryLayout,
   BinaryModel,
@@ -47,6 +48,13 @@ export interface Engine {
    * `option32`); the others ignore the flag and evaluate as usual.
    */
   evaluate(nat: Float64Array, grad: Float64Array | null, coarse?: boolean): Promise<number>;
+  /**
+   * The exact curvature blocks' parts at `nat` (curvature.ts), swept where the
+   * cells are: one part per shard, in item order. Only engines that spread
+   * the cells over workers have it (a nominal problem under the margin gate or
+   * none); otherwise the caller sweeps on its own thread.
+   */
+  curvature?(nat: Float64Array, prec: ItemPrecision): Promise<CurvatureParts[]>;
   /** Frees buffers and tensors. The engine is unusable afterwards. */
   dispose(): void;
 }

@@ -7,7 +7,7 @@ import { simulateNominal } from '../model/simulate';
 import { alternate, alternator } from './alternate';
 import { fitDataset } from './fit';
 import { makeObjective, pose, type NominalPosed } from './pose';
-import { createSweeper, itemBlockOffsets, llmBlockSize } from './sweep';
+import { createSweeper, itemBlockOffsets, llmBlockSize } from '../engines/sweep';
 
 /** A small simulated problem with the margin gate, posed in the default mode at strength λ. */
 function small(lambda = 2, seed = 3): NominalPosed {

@@ -19,7 +19,7 @@ import {
   llmBlockSize,
   sweepable,
   type CellIndex,
-} from './sweep';
+} from '../engines/sweep';
 import { MARGIN_KAPPA_SD } from '../model/gate';
 import type { PriorSpec } from '../model/hprior';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyBlocks, type BlockPlan } from './blockInverse';
-import { blockCurvature, jacobiEigen, nominalBlockPlan, probeBlocks } from './blocks';
+import { blockCurvature, nominalBlockPlan, probeBlocks } from './blocks';
+import { jacobiEigen } from '../stats/eigen';
 import { lbfgs, type Objective } from './optim';
 import { pose } from './pose';
 import { simulateNominal } from '../model/simulate';

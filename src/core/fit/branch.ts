@@ -158,7 +158,10 @@ export async function startsHeldOut(
           warm,
           precond: countPreconditioner(f.posed),
           coarse: mixedPrecision(settings),
-          curvature: curvatureFor(f.posed, obj.f, { kind: settings.curvature ?? 'exact' }),
+          curvature: curvatureFor(f.posed, obj.f, {
+            kind: settings.curvature ?? 'exact',
+            engine: eng,
+          }),
           signal: o.signal,
           onStep: o.onStep,
         });

@@ -59,22 +59,26 @@ function valueKeys(ds: Dataset): { item: Float64Array; llm: Float64Array } {
     for (let k = 0; k < ds.nOptions[c % I]; k++) s += (k + 1) * ds.obs[c * Kmax + k];
     cell[c] = s;
   }
-  // A typed array's sort is numeric and native (the same order for these finite sums).
-  const sorted = (xs: number[]) =>
-    Float64Array.from(xs)
-      .sort()
-      .reduce((t, x) => t + x, 0);
+  // The first n values of `own`, summed in ascending order. A typed array's
+  // sort is numeric and native (the same order for these finite sums).
+  const own = new Float64Array(Math.max(I, J));
+  const sorted = (n: number) => {
+    const xs = own.subarray(0, n).sort();
+    let t = 0;
+    for (let q = 0; q < n; q++) t += xs[q];
+    return t;
+  };
   const item = new Float64Array(I);
   for (let i = 0; i < I; i++) {
-    const own: number[] = [];
-    for (let j = 0; j < J; j++) if (ds.observed[j * I + i]) own.push(cell[j * I + i]);
-    item[i] = sorted(own);
+    let n = 0;
+    for (let j = 0; j < J; j++) if (ds.observed[j * I + i]) own[n++] = cell[j * I + i];
+    item[i] = sorted(n);
   }
   const llm = new Float64Array(J);
   for (let j = 0; j < J; j++) {
-    const own: number[] = [];
-    for (let i = 0; i < I; i++) if (ds.observed[j * I + i]) own.push(cell[j * I + i]);
-    llm[j] = sorted(own);
+    let n = 0;
+    for (let i = 0; i < I; i++) if (ds.observed[j * I + i]) own[n++] = cell[j * I + i];
+    llm[j] = sorted(n);
   }
   return { item, llm };
 }

@@ -82,23 +82,36 @@ function cellHash(obs: Float32Array, off: number, K: number, order: number[]): n
   return h;
 }
 
+/** Each data set's hashes, once: the fit's canonical copy and the search's share both read them. */
+const hashed = new WeakMap<Dataset, ContentHashes>();
+
+/** The content hashes of a data set's cells, items and LLMs (a data set is never changed in place). */
 export function contentHashes(ds: Dataset): ContentHashes {
+  let h = hashed.get(ds);
+  if (!h) hashed.set(ds, (h = hashContent(ds)));
+  return h;
+}
+
+function hashContent(ds: Dataset): ContentHashes {
   const { J, I, Kmax } = ds;
   const cell = new Uint32Array(J * I);
   const order: number[] = [];
   for (let c = 0; c < J * I; c++)
     if (ds.observed[c]) cell[c] = cellHash(ds.obs, c * Kmax, ds.nOptions[c % I], order);
+  // One buffer for every item's (then LLM's) values; multisetHash sorts a view of it.
+  const own = new Uint32Array(Math.max(I, J));
   const item = new Uint32Array(I);
   for (let i = 0; i < I; i++) {
-    const own: number[] = [];
-    for (let j = 0; j < J; j++) if (ds.observed[j * I + i]) own.push(cell[j * I + i]);
-    item[i] = multisetHash(mix(mix(0x2545f491, ds.nOptions[i]), ds.key[i]), Uint32Array.from(own));
+    let n = 0;
+    for (let j = 0; j < J; j++) if (ds.observed[j * I + i]) own[n++] = cell[j * I + i];
+    item[i] = multisetHash(mix(mix(0x2545f491, ds.nOptions[i]), ds.key[i]), own.subarray(0, n));
   }
   const llm = new Uint32Array(J);
   for (let j = 0; j < J; j++) {
-    const own: number[] = [];
-    for (let i = 0; i < I; i++) if (ds.observed[j * I + i]) own.push(mix(item[i], cell[j * I + i]));
-    llm[j] = multisetHash(0x61c88647, Uint32Array.from(own));
+    let n = 0;
+    for (let i = 0; i < I; i++)
+      if (ds.observed[j * I + i]) own[n++] = mix(item[i], cell[j * I + i]);
+    llm[j] = multisetHash(0x61c88647, own.subarray(0, n));
   }
   return { cell, item, llm };
 }

@@ -7,24 +7,41 @@
  * null directions given the largest diagonal entry, eigenvalues as |λ|
  * floored at 1e-6 of the largest.
  */
-import { blockCurvature, floorInverse, nominalBlockPlan, PROBE_EVERY } from './blocks';
+import { blockCurvature, nominalBlockPlan, PROBE_EVERY } from './blocks';
+import { floorInverse } from '../stats/eigen';
 import { alternates } from './alternate';
 import { offsetsOf, widthOf, type BlockInverse, type BlockPlan } from './blockInverse';
 import type { LbfgsOptions } from './optim/lbfgs';
 import type { Objective } from './optim/types';
 import type { NominalPosed, Posed } from './pose';
 import type { FitSettings } from './types';
-import { createSweeper, llmBlockSize } from './sweep';
+import { llmBlockSize } from '../engines/sweep';
+import {
+  createCurvature,
+  invertItem,
+  type Curvature,
+  type CurvatureParts,
+  type ItemPrecision,
+} from '../engines/curvature';
+import type { Engine } from '../engines/types';
 import { MARGIN_KAPPA_SD } from '../model/gate';
 
-/** L-BFGS's curvature option with exact blocks, refreshed every `every` steps. */
-export function exactCurvature(posed: NominalPosed, every: number): LbfgsOptions['curvature'] {
+/**
+ * L-BFGS's curvature option with exact blocks, refreshed every `every` steps.
+ * Swept in `engine`'s shard workers where it has them (Engine.curvature),
+ * else on this thread.
+ */
+export function exactCurvature(
+  posed: NominalPosed,
+  every: number,
+  engine?: Engine,
+): LbfgsOptions['curvature'] {
   const plan = nominalBlockPlan(posed);
   if (!plan) return undefined;
-  const fill = blockFiller(posed, plan);
+  const fill = blockFiller(posed, plan, engine);
   return {
     probe: async (x, afterPass, into) => {
-      const inv = fill(x, into?.plan === plan ? into : undefined);
+      const inv = await fill(x, into?.plan === plan ? into : undefined);
       await afterPass();
       return inv;
     },
@@ -33,20 +50,29 @@ export function exactCurvature(posed: NominalPosed, every: number): LbfgsOptions
 }
 
 /** Fills a BlockInverse for `plan` at x from one sweep's blocks and the priors' curvature. */
-function blockFiller(posed: NominalPosed, plan: BlockPlan) {
+function blockFiller(posed: NominalPosed, plan: BlockPlan, engine?: Engine) {
   const { P } = posed;
-  const { layout: L, flags, cells } = posed.problem;
+  const { layout: L, flags } = posed.problem;
   const F = P.free;
   const { J, I, Kmax } = L;
-  const sw = createSweeper(L, flags, cells);
-  // One item's block at a time: the sweep streams them (SweepBlocks.onItem).
-  const item = new Float64Array(4 * Kmax * Kmax);
+  // This thread's sweep, made on first use (not where the engine sweeps); it
+  // inverts the items' blocks in place.
+  let local: Curvature | null = null;
+  const sweep = async (
+    nat: Float64Array,
+    prec: ItemPrecision,
+    data: Float64Array,
+    off: Int32Array,
+  ): Promise<CurvatureParts[]> => {
+    if (engine?.curvature) return engine.curvature(nat, prec);
+    local ??= createCurvature(L, flags, posed.problem.cells);
+    return [local.sweep(nat, prec, data.subarray(off[local.from], off[local.to]))];
+  };
   const nL = llmBlockSize(Kmax);
   const llm = new Float64Array(J * nL * nL);
   const gate = new Float64Array(4);
   const nat = new Float64Array(P.natSize);
-  const width = widthOf(plan);
-  const A = new Float64Array(width * width);
+  const A = new Float64Array(widthOf(plan) ** 2);
   const prec = (g: 'a' | 'c' | 'logS' | 'delta' | 'rho') => {
     const sp = P.priors[g];
     return sp ? 1 / (sp.sd * sp.sd) : 0;
@@ -59,30 +85,29 @@ function blockFiller(posed: NominalPosed, plan: BlockPlan) {
   const llmPrec = llmMembers.map((m) =>
     m === 0 ? 0 : m === 1 ? prec('logS') : m < 2 + Kmax ? prec('delta') : prec('rho'),
   );
-  return (x: Float64Array, into?: BlockInverse): BlockInverse => {
+  return async (x: Float64Array, into?: BlockInverse): Promise<BlockInverse> => {
     P.toNatural(x, nat);
     const B = plan.start.length - 1;
     const off = into?.off ?? offsetsOf(plan);
     const data = into?.data ?? new Float64Array(off[B]);
     const size = (b: number) => plan.start[b + 1] - plan.start[b];
-    // Item b's block (its cells' sum in `block`, or none) plus its prior, inverted into data.
-    const itemInto = (b: number, block: Float64Array | null) => {
-      const n = size(b);
-      const K = n / 2;
-      for (let q = 0; q < n * n; q++) A[q] = block ? block[q] : 0;
-      for (let k = 0; k < K; k++) {
-        A[k * n + k] += prec('a');
-        A[(K + k) * n + K + k] += prec('c');
-      }
-      invert(A, n, plan.nulls[b], data, off[b]);
+    const itemPrec = { a: prec('a'), c: prec('c') };
+    const parts = await sweep(nat, itemPrec, data, off);
+    // The items no part spans (no cells) have their prior's block alone.
+    const noCells = (from: number, to: number) => {
+      for (let b = from; b < to; b++) invertItem(size(b) / 2, null, itemPrec, A, data, off[b]);
     };
-    const seen = new Uint8Array(I);
-    const onItem = (i: number, block: Float64Array) => {
-      seen[i] = 1;
-      itemInto(i, block);
-    };
-    sw.sweep(nat, { grad: null, blocks: { item, onItem, llm, gate } });
-    for (let b = 0; b < I; b++) if (!seen[b]) itemInto(b, null);
+    llm.fill(0);
+    gate.fill(0);
+    let next = 0;
+    for (const part of parts) {
+      noCells(next, part.from);
+      if (part.items.buffer !== data.buffer) data.set(part.items, off[part.from]);
+      next = Math.max(next, part.to);
+      for (let q = 0; q < llm.length; q++) llm[q] += part.llm[q];
+      for (let q = 0; q < 4; q++) gate[q] += part.gate[q];
+    }
+    noCells(next, I);
     for (let b = I; b < B; b++) {
       const n = size(b);
       if (b < I + J) {
@@ -97,15 +122,10 @@ function blockFiller(posed: NominalPosed, plan: BlockPlan) {
         A[1] = A[2] = gate[1];
         A[3] = gate[3] + (flags.gate === 'margin' ? (sk * sk) / MARGIN_KAPPA_SD ** 2 : 0);
       }
-      invert(A, n, plan.nulls[b], data, off[b]);
+      floorInverse(A, n, plan.nulls[b], data, off[b], 1);
     }
-    return { plan, data, off, passes: 1, width };
+    return { plan, data, off, passes: 1, width: widthOf(plan) };
   };
-}
-
-/** The symmetric n × n A (row-major, destroyed) into V and floored 1/|λ| at data[o ..]. */
-function invert(A: Float64Array, n: number, nulls: Int32Array[], data: Float64Array, o: number) {
-  floorInverse(A, n, nulls, data, o, 1);
 }
 
 /**
@@ -118,9 +138,14 @@ function invert(A: Float64Array, n: number, nulls: Int32Array[], data: Float64Ar
 export function curvatureFor(
   posed: Posed,
   f: Objective,
-  o: Parameters<typeof blockCurvature>[2] & { kind?: FitSettings['curvature'] } = {},
+  o: Parameters<typeof blockCurvature>[2] & {
+    kind?: FitSettings['curvature'];
+    /** The engine `f` evaluates on: exact blocks are swept in its shard workers where it has them. */
+    engine?: Engine;
+  } = {},
 ): LbfgsOptions['curvature'] {
   const kind = o.kind ?? 'exact';
-  if (kind === 'exact' && alternates(posed)) return exactCurvature(posed, o.every ?? PROBE_EVERY);
+  if (kind === 'exact' && alternates(posed))
+    return exactCurvature(posed, o.every ?? PROBE_EVERY, o.engine);
   return blockCurvature(posed, f, { ...o, kind: kind === 'exact' ? 'blocks' : kind });
 }

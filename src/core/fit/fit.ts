@@ -350,7 +350,7 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
         },
         beforeLbfgs: opts.beforeLbfgs,
         curvature: exact
-          ? exactCurvature(exact, PROBE_EVERY)
+          ? exactCurvature(exact, first ? SHARE_REFILL_EVERY : PROBE_EVERY, cengine)
           : blockCurvature(cposed, f, {
               kind: settings.curvature,
               onPass: (n, of) =>
@@ -638,11 +638,22 @@ function shareStart(
   if (!selection?.share || !selection.x || opts.start) return null;
   if (!path.warm || path.sweeps) return null;
   const shut = shutAtStart();
+  const blocks = `exact curvature blocks, refilled every ${SHARE_REFILL_EVERY} steps,`;
   selection.reason += shut
-    ? ', with exact curvature blocks and, the fallback gate being shut there, no Adam warm-up'
-    : ', with exact curvature blocks after the Adam warm-up';
+    ? `, with ${blocks} and, the fallback gate being shut there, no Adam warm-up`
+    : `, with ${blocks} after the Adam warm-up`;
   return { exact: path.warm, shut };
 }
+
+/**
+ * Steps between the exact blocks' refills in a final fit from a share's search
+ * (`shareStart`; PROBE_EVERY elsewhere). Each refill is one sweep, a Newton
+ * step's curvature for every item at once. At the full shape (189 × 31,554,
+ * gate shut, Node) the final fit took 115 passes with a refill every 100
+ * steps, 105 every 60, 93 every 45, 79 every 30 and 80 every 20, the fills
+ * counted (docs/optimiser.md).
+ */
+export const SHARE_REFILL_EVERY = 30;
 
 /** The priors in force, one row per group, as fit.json reports them. */
 function scalesOf(

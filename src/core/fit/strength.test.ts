@@ -112,7 +112,7 @@ describe('a search on a share of the items starts the full fit (real data: the d
     // A cap of 1,600 of the demo's 6,150 cells: the search runs on about a quarter of the items.
     const onShare = await fitDataset(ds, {}, { searchMaxCells: 1600 });
     expect(onShare.priorSelection!.reason).toMatch(
-      /on \d+ of the 345 items .*; the final fit starts from its end point, with exact curvature blocks after the Adam warm-up$/,
+      /on \d+ of the 345 items .*; the final fit starts from its end point, with exact curvature blocks, refilled every 30 steps, after the Adam warm-up$/,
     );
     // From the documented start, the first such fit ran to the 2,500-step cap
     // (3,203 passes, not converged; measured 2026-12-01).
@@ -191,7 +191,7 @@ describe('a share whose search ends with the fallback gate shut', () => {
     });
     const onShare = await fitDataset(data, {}, { searchMaxCells: 1500 });
     expect(onShare.priorSelection!.reason).toMatch(
-      /the final fit starts from its end point, with exact curvature blocks and, the fallback gate being shut there, no Adam warm-up$/,
+      /the final fit starts from its end point, with exact curvature blocks, refilled every 30 steps, and, the fallback gate being shut there, no Adam warm-up$/,
     );
     expect(onShare.converged).toBe(true);
     // The same λ from the documented start (Adam warm-up, probed blocks): with the

@@ -192,6 +192,7 @@ async function runFold(
     const curvature = curvatureFor(posed, obj.f, {
       kind: settings.curvature ?? 'exact',
       every: INNER_MAX_STEPS,
+      engine: eng,
     });
     let x = posed.x0;
     for (let m = 0; m < lambdas.length; m++) {

@@ -83,7 +83,10 @@ export async function thetaSlope(
   let converged = true;
   try {
     const obj = makeObjective(posed, eng);
-    const curvature = curvatureFor(posed, obj.f, { kind: c.settings.curvature ?? 'exact' });
+    const curvature = curvatureFor(posed, obj.f, {
+      kind: c.settings.curvature ?? 'exact',
+      engine: eng,
+    });
     for (const sign of [1, -1]) {
       posed.P.priors = specsAt(posed.P.groups, lambda * Math.exp(sign * STRENGTH_STEP), c.override);
       const r = await warmRefit(posed, obj.f, x, c.settings, { ...c, curvature });

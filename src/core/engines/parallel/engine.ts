@@ -1,4 +1,6 @@
 import type { Engine, Problem } from '../types';
+import type { ItemPrecision } from '../curvature';
+import { sweepable } from '../sweep';
 import {
   cellsPart,
   shardHeader,
@@ -61,7 +63,7 @@ export async function createParallelFusedEngine(
   let next = 1;
   const pending = new Map<
     number,
-    { resolve: (r: { ce: number; grad: Float64Array | null }) => void; reject: (e: Error) => void }
+    { resolve: (r: ShardReply) => void; reject: (e: Error) => void }
   >();
   // Each shard's set-up replies, in the order they are awaited.
   const waiting = ports.map(
@@ -85,7 +87,7 @@ export async function createParallelFusedEngine(
       if (!p) return;
       pending.delete(msg.id);
       if (msg.type === 'error') p.reject(new Error(`shard ${s}: ${msg.message}`));
-      else if (msg.type === 'result') p.resolve({ ce: msg.ce, grad: msg.grad });
+      else p.resolve(msg);
     });
   });
   const reply = (s: number, want: ShardReply['type']) =>
@@ -123,30 +125,57 @@ export async function createParallelFusedEngine(
     for (const p of ports) p.terminate();
     throw e;
   }
-  const ask = (port: ShardPort, nat: Float64Array, wantGrad: boolean, coarse: boolean) =>
-    new Promise<{ ce: number; grad: Float64Array | null }>((resolve, reject) => {
+  /** Sends `nat` (a copy) to a shard in the request `make` builds, and awaits the reply. */
+  const ask = (
+    port: ShardPort,
+    nat: Float64Array,
+    make: (id: number, own: Float64Array) => ShardRequest,
+  ) =>
+    new Promise<ShardReply>((resolve, reject) => {
       if (failed) return reject(failed);
       const id = next++;
       pending.set(id, { resolve, reject });
       // A copy transferred, not cloned: cloning a large typed array measured about
       // 16 ms per shard at 635,240 parameters (Node), a copy and a transfer about 1.
       const own = nat.slice();
-      port.post({ type: 'evaluate', id, nat: own, wantGrad, coarse }, [own.buffer]);
+      port.post(make(id, own), [own.buffer]);
     });
   return {
     name: kernel,
     detail: [`spread over ${ports.length} shard workers`, ...fallbacks].join('; '),
     float32,
     async evaluate(nat, grad, coarse = false) {
-      const parts = await Promise.all(ports.map((p) => ask(p, nat, grad !== null, coarse)));
+      const wantGrad = grad !== null;
+      const parts = await Promise.all(
+        ports.map((p) =>
+          ask(p, nat, (id, own) => ({ type: 'evaluate', id, nat: own, wantGrad, coarse })),
+        ),
+      );
       let ce = 0;
       if (grad) grad.fill(0);
       for (const r of parts) {
+        if (r.type !== 'result') throw new Error(`a shard answered '${r.type}' to evaluate`);
         ce += r.ce;
         if (grad && r.grad) for (let q = 0; q < grad.length; q++) grad[q] += r.grad[q];
       }
       return ce;
     },
+    ...(problem.kind === 'nominal' && sweepable(problem.flags)
+      ? {
+          async curvature(nat: Float64Array, prec: ItemPrecision) {
+            const parts = await Promise.all(
+              ports.map((p) =>
+                ask(p, nat, (id, own) => ({ type: 'curvature', id, nat: own, prec })),
+              ),
+            );
+            return parts.map((r) => {
+              if (r.type !== 'curvature')
+                throw new Error(`a shard answered '${r.type}' to curvature`);
+              return r.part;
+            });
+          },
+        }
+      : {}),
     dispose() {
       for (const p of ports) p.terminate();
       fail(new Error('engine disposed'));

@@ -3,6 +3,8 @@ import { evaluateFused } from '../fused';
 import type { Problem } from '../types';
 import { wasmBuilderFor, wasmFloat32, type Evaluate, type EvaluateBuilder } from '../wasm/engine';
 import type { ShardKernel, ShardReply, ShardRequest } from './shard';
+import { createCurvature } from '../curvature';
+import { sweepable } from '../sweep';
 
 /** The JS fused loop's builder: the cells assembled in arrays of their own. */
 function fusedBuilder(problem: Problem): EvaluateBuilder {
@@ -23,6 +25,7 @@ function fusedBuilder(problem: Problem): EvaluateBuilder {
       cells.correct.set(part.correct, at);
     },
     finish: () => (nat, grad) => evaluateFused(whole, nat, grad),
+    held: () => ({ cells, stride: Kmax }),
   };
 }
 
@@ -53,6 +56,10 @@ async function open(problem: Problem, kernel: ShardKernel | undefined): Promise<
  */
 export function createShardServer(post: (msg: ShardReply, transfer: ArrayBuffer[]) => void) {
   let evaluate: Evaluate | null = null;
+  // The shard's cells as its evaluator holds them, and their curvature's sweeper (made on first use).
+  let held: ReturnType<EvaluateBuilder['held']> | null = null;
+  let curvature: ReturnType<typeof createCurvature> | null = null;
+  let problem: Problem | null = null;
   let build: ShardBuild | null = null;
   let setup: Promise<void> = Promise.resolve();
   const then = (work: () => Promise<void> | void) => {
@@ -66,9 +73,10 @@ export function createShardServer(post: (msg: ShardReply, transfer: ArrayBuffer[
   };
   return (msg: ShardRequest) => {
     if (msg.type === 'init') {
-      const { problem, kernel } = msg;
+      const { kernel } = msg;
+      problem = msg.problem;
       return then(async () => {
-        build = await open(problem, kernel);
+        build = await open(msg.problem, kernel);
       });
     }
     if (msg.type === 'cells') {
@@ -82,10 +90,12 @@ export function createShardServer(post: (msg: ShardReply, transfer: ArrayBuffer[
       return then(() => {
         const { builder, float32, fallback } = building();
         evaluate = builder.finish();
+        held = builder.held();
         build = null;
         post({ type: 'ready', float32, ...(fallback ? { fallback } : {}) }, []);
       });
     }
+    if (msg.type === 'curvature') return answerCurvature(msg);
     try {
       if (!evaluate) throw new Error('shard not initialised');
       const grad = msg.wantGrad ? new Float64Array(msg.nat.length) : null;
@@ -95,4 +105,18 @@ export function createShardServer(post: (msg: ShardReply, transfer: ArrayBuffer[
       post({ type: 'error', id: msg.id, message: (e as Error).message }, []);
     }
   };
+
+  function answerCurvature(msg: Extract<ShardRequest, { type: 'curvature' }>) {
+    try {
+      if (!held || !problem) throw new Error('shard not initialised');
+      if (problem.kind !== 'nominal' || !sweepable(problem.flags))
+        throw new Error('no curvature sweep for this problem');
+      curvature ??= createCurvature(problem.layout, problem.flags, held.cells, held.stride);
+      const part = curvature.sweep(msg.nat, msg.prec);
+      const bufs = [part.items.buffer, part.llm.buffer, part.gate.buffer] as ArrayBuffer[];
+      post({ type: 'curvature', id: msg.id, part }, bufs);
+    } catch (e) {
+      post({ type: 'error', id: msg.id, message: (e as Error).message }, []);
+    }
+  }
 }

@@ -1,6 +1,7 @@
 import type { Cells } from '../../model/cells';
 import type { Problem } from '../types';
 import type { CellsPart } from '../wasm/engine';
+import type { CurvatureParts, ItemPrecision } from '../curvature';
 
 /**
  * Split a problem's cells into `n` contiguous ranges that end on item
@@ -55,14 +56,17 @@ export type ShardKernel = 'fused' | 'wasm';
 /**
  * Messages between the parallel engine and its shard workers. Set-up: `init`
  * (the problem without its cells), then each batch of cells (`cells`, answered
- * `took`), then `finish` (answered `ready`); then `evaluate`s.
+ * `took`), then `finish` (answered `ready`); then `evaluate`s (answered
+ * `result`) and `curvature`s (answered `curvature`).
  */
 export type ShardRequest =
   /** `kernel`: the loop each shard runs, the JS fused loop (default) or the WASM kernel. */
   | { type: 'init'; problem: Problem; kernel?: ShardKernel }
   | { type: 'cells'; at: number; part: CellsPart }
   | { type: 'finish' }
-  | { type: 'evaluate'; id: number; nat: Float64Array; wantGrad: boolean; coarse?: boolean };
+  | { type: 'evaluate'; id: number; nat: Float64Array; wantGrad: boolean; coarse?: boolean }
+  /** The shard's curvature parts at `nat` (curvature.ts). */
+  | { type: 'curvature'; id: number; nat: Float64Array; prec: ItemPrecision };
 
 export type ShardReply =
   | { type: 'took' }
@@ -72,5 +76,6 @@ export type ShardReply =
    */
   | { type: 'ready'; float32?: boolean; fallback?: string }
   | { type: 'result'; id: number; ce: number; grad: Float64Array | null }
+  | { type: 'curvature'; id: number; part: CurvatureParts }
   /** `id` 0: the set-up failed. */
   | { type: 'error'; id: number; message: string };

@@ -4,6 +4,7 @@ import { btilde } from '../../model/btilde';
 import { addBtildeGradient } from '../fusedNominal';
 import { evaluateFused } from '../fused';
 import type { Engine, Problem } from '../types';
+import type { SweepCells } from '../sweep';
 import { instantiateKernel, type CellArgs, type KernelExports, type LayoutArgs } from './kernel';
 
 /** Bytes of scratch the kernels need: z, v and e of two cells (a pair) for up to 256 options. */
@@ -85,6 +86,11 @@ export interface EvaluateBuilder {
   fill(at: number, part: CellsPart): void;
   /** The evaluator, once every cell is in. */
   finish(): Evaluate;
+  /**
+   * The cells as the builder holds them (views, not copies) and the stride of
+   * their targets: what a shard sweeps for the curvature (curvature.ts).
+   */
+  held(): { cells: SweepCells; stride: number };
 }
 
 /**
@@ -134,6 +140,11 @@ export async function wasmNominalBuilder(
       }
     },
     finish: () => wasmNominalEvaluate(k, L, flags, shape, mem, plan),
+    // The memory does not grow after the plan's growth above, so these views stay valid.
+    held: () => ({
+      cells: { n, J, nOptions, key, cellJ: mem.cellJ, cellI: mem.cellI, target: mem.targets },
+      stride: Kt,
+    }),
   };
 }
 

@@ -76,12 +76,21 @@ export function indexCells(by: Uint32Array, groups: number): CellIndex {
   return { start, list };
 }
 
+/** What a sweep reads of the cells: a whole problem's, or a shard's share (item-major). */
+export type SweepCells = Pick<Cells, 'n' | 'J' | 'cellJ' | 'cellI' | 'target' | 'nOptions' | 'key'>;
+
 /**
  * A sweeper over one problem's cells. `sweep(nat, out, items?)` returns the
  * cross-entropy; with `items` (and its `index`) only those items' cells are
- * visited (the item step's per-item line search).
+ * visited (the item step's per-item line search). `stride`: cell q's targets
+ * start at q·stride (Kmax, or the WASM kernel's Kmax rounded up to 4).
  */
-export function createSweeper(L: NominalLayout, flags: NominalFlags, cells: Cells) {
+export function createSweeper(
+  L: NominalLayout,
+  flags: NominalFlags,
+  cells: SweepCells,
+  stride = L.Kmax,
+) {
   const { Kmax } = L;
   const { nOptions, key, cellJ, cellI, target } = cells;
   const z = new Float64Array(Kmax);
@@ -97,6 +106,7 @@ export function createSweeper(L: NominalLayout, flags: NominalFlags, cells: Cell
   const rowL = new Float64Array(Kmax);
   const nL = llmBlockSize(Kmax);
   const margin = flags.fallback && flags.gate === 'margin';
+  const arrays = { z, u, v, p, e, w, d, beta, omega, rowT, rowL };
   // The current cell's state, set by `cell`.
   let T = 0;
   let G = 0;
@@ -110,6 +120,10 @@ export function createSweeper(L: NominalLayout, flags: NominalFlags, cells: Cell
 
   /** Cell q's logits, probabilities and e = ∂CE/∂z; returns its cross-entropy. */
   function cell(nat: Float64Array, na: Float64Array, nc: Float64Array, q: number): number {
+    // Locals, not the closure's variables, in the loops (see `visit`).
+    const { z, u, v, p, e, w, d, beta } = arrays;
+    const fallback = flags.fallback;
+    const position = flags.position;
     const j = cellJ[q];
     const i = cellI[q];
     const K = nOptions[i];
@@ -120,50 +134,57 @@ export function createSweeper(L: NominalLayout, flags: NominalFlags, cells: Cell
     const ci = L.c + i * Kmax;
     const dj = L.delta + j * Kmax;
     const rj = L.rho + j * Kmax;
-    G = 0;
-    f = 0;
-    fp = 0;
-    if (flags.fallback) {
+    let gc = 0;
+    let fc = 0;
+    let fpc = 0;
+    if (fallback) {
       if (margin) {
-        f = marginAt(na, nc, i * Kmax, K, g, theta, w);
-        fp = marginSlope(na, i * Kmax, K, g, w);
+        fc = marginAt(na, nc, i * Kmax, K, g, theta, w);
+        fpc = marginSlope(na, i * Kmax, K, g, w);
       }
-      G = 1 / (1 + Math.exp(-(nat[L.w0] - nat[L.kappa] * f)));
+      gc = 1 / (1 + Math.exp(-(nat[L.w0] - nat[L.kappa] * fc)));
     }
     let m = -Infinity;
     for (let k = 0; k < K; k++) {
-      v[k] = nat[ai + k] * theta + nat[ci + k] + (flags.position ? nat[dj + k] : 0);
+      v[k] = nat[ai + k] * theta + nat[ci + k] + (position ? nat[dj + k] : 0);
       u[k] = s * v[k];
-      z[k] = flags.fallback ? (1 - G) * u[k] + G * nat[rj + k] : u[k];
+      z[k] = fallback ? (1 - gc) * u[k] + gc * nat[rj + k] : u[k];
       if (z[k] > m) m = z[k];
     }
     let sum = 0;
     for (let k = 0; k < K; k++) sum += p[k] = Math.exp(z[k] - m);
     const lse = m + Math.log(sum);
-    const t0 = q * Kmax;
+    const t0 = q * stride;
     let ce = 0;
-    T = 0;
+    let tm = 0;
     for (let k = 0; k < K; k++) {
       const t = target[t0 + k];
-      T += t;
+      tm += t;
       ce += t * (lse - z[k]);
     }
     for (let k = 0; k < K; k++) {
       p[k] /= sum;
-      e[k] = T * p[k] - target[t0 + k];
+      e[k] = tm * p[k] - target[t0 + k];
     }
-    alpha = (1 - G) * s;
-    gam = -nat[L.kappa] * G * (1 - G);
-    be = 0;
-    ER = 0;
-    sCur = s;
+    const gm = -nat[L.kappa] * gc * (1 - gc);
+    let bec = 0;
+    let er = 0;
     for (let k = 0; k < K; k++) {
-      const r = flags.fallback ? nat[rj + k] - u[k] : 0;
-      beta[k] = r * gam;
+      const r = fallback ? nat[rj + k] - u[k] : 0;
+      beta[k] = r * gm;
       d[k] = k === g ? 1 : -w[k];
-      be += beta[k] * e[k];
-      ER += r * e[k];
+      bec += beta[k] * e[k];
+      er += r * e[k];
     }
+    T = tm;
+    G = gc;
+    f = fc;
+    fp = fpc;
+    alpha = (1 - gc) * s;
+    gam = gm;
+    be = bec;
+    ER = er;
+    sCur = s;
     return ce;
   }
 
@@ -202,6 +223,11 @@ export function createSweeper(L: NominalLayout, flags: NominalFlags, cells: Cell
    * H = MᵀWM in a Kronecker product with [θ², θ; θ, 1].
    */
   function itemBlock(nat: Float64Array, q: number, out: Float64Array, o: number): void {
+    // The cell's state in locals, not read from the closure in the loops (see `visit`).
+    const { p, beta, omega, d, e, w } = arrays;
+    const tm = T;
+    const al = alpha;
+    const bE = be;
     const i = cellI[q];
     const K = nOptions[i];
     const theta = nat[L.theta + cellJ[q]];
@@ -209,57 +235,67 @@ export function createSweeper(L: NominalLayout, flags: NominalFlags, cells: Cell
     for (let k = 0; k < K; k++) pb += p[k] * beta[k];
     let bw = 0;
     for (let k = 0; k < K; k++) {
-      omega[k] = T * p[k] * (beta[k] - pb);
+      omega[k] = tm * p[k] * (beta[k] - pb);
       bw += beta[k] * omega[k];
     }
     const n2 = 2 * K;
-    const a2 = alpha * alpha;
+    const a2 = al * al;
     // The second-order part Σ_k e_k ∂²z_k (the gate's curvature; 0 where G = 0),
     // with ER = Σ e_k r_k: −sγ(e dᵀ + d eᵀ) + ER·κ²G(1−G)(1−2G)·d dᵀ − be·(diag w − w wᵀ).
     const kap = nat[L.kappa];
     const sg = margin ? sCur * gam : 0;
     const er2 = margin ? ER * kap * kap * G * (1 - G) * (1 - 2 * G) : 0;
+    const t2 = theta * theta;
     for (let r = 0; r < K; r++) {
+      const row0 = o + r * n2;
+      const row1 = o + (K + r) * n2;
       for (let c = 0; c < K; c++) {
-        const W = T * ((r === c ? p[r] : 0) - p[r] * p[c]);
-        let h = a2 * W + alpha * (omega[r] * d[c] + d[r] * omega[c]) + bw * d[r] * d[c];
+        const W = tm * ((r === c ? p[r] : 0) - p[r] * p[c]);
+        let h = a2 * W + al * (omega[r] * d[c] + d[r] * omega[c]) + bw * d[r] * d[c];
         if (margin)
           h +=
             -sg * (e[r] * d[c] + d[r] * e[c]) +
             er2 * d[r] * d[c] -
-            be * ((r === c ? w[r] : 0) - w[r] * w[c]);
-        out[o + r * n2 + c] += theta * theta * h;
-        out[o + r * n2 + K + c] += theta * h;
-        out[o + (K + r) * n2 + c] += theta * h;
-        out[o + (K + r) * n2 + K + c] += h;
+            bE * ((r === c ? w[r] : 0) - w[r] * w[c]);
+        out[row0 + c] += t2 * h;
+        out[row0 + K + c] += theta * h;
+        out[row1 + c] += theta * h;
+        out[row1 + K + c] += h;
       }
     }
   }
 
   /** Adds cell q's LLM block (θ, log s, δ, ρ) and the gate's (w0, κ̄). */
   function llmBlock(nat: Float64Array, q: number, b: SweepBlocks): void {
+    // Locals, not the closure's variables, in the loops (see `visit`).
+    const { u, p, beta, rowT, rowL } = arrays;
+    const tm = T;
+    const gc = G;
+    const al = alpha;
+    const fpc = fp;
     const j = cellJ[q];
     const i = cellI[q];
     const K = nOptions[i];
     const ai = L.a + i * Kmax;
+    const sharp = flags.sharpness;
     let qT = 0;
     let qL = 0;
     for (let k = 0; k < K; k++) {
-      rowT[k] = alpha * nat[ai + k] + beta[k] * fp;
-      rowL[k] = flags.sharpness ? (1 - G) * u[k] : 0;
+      rowT[k] = al * nat[ai + k] + beta[k] * fpc;
+      rowL[k] = sharp ? (1 - gc) * u[k] : 0;
       qT += p[k] * rowT[k];
       qL += p[k] * rowL[k];
     }
     if (b.llm) {
       const H = b.llm;
       const o = j * nL * nL;
-      const dP = flags.position ? alpha : 0;
-      const rP = flags.fallback ? G : 0;
+      const dP = flags.position ? al : 0;
+      const rP = flags.fallback ? gc : 0;
       let tt = 0;
       let tl = 0;
       let ll = 0;
       for (let k = 0; k < K; k++) {
-        const pk = T * p[k];
+        const pk = tm * p[k];
         tt += pk * rowT[k] * rowT[k];
         tl += pk * rowT[k] * rowL[k];
         ll += pk * rowL[k] * rowL[k];
@@ -272,16 +308,18 @@ export function createSweeper(L: NominalLayout, flags: NominalFlags, cells: Cell
         H[o + rk] += cT * rP;
         H[o + nL + dk] += cL * dP;
         H[o + nL + rk] += cL * rP;
+        const rowD = o + dk * nL + 2;
+        const rowR = o + rk * nL + 2 + Kmax;
         for (let m = 0; m < K; m++) {
-          const W = T * ((k === m ? p[k] : 0) - p[k] * p[m]);
-          H[o + dk * nL + 2 + m] += W * dP * dP;
-          H[o + dk * nL + 2 + Kmax + m] += W * dP * rP;
-          H[o + rk * nL + 2 + Kmax + m] += W * rP * rP;
+          const W = tm * ((k === m ? p[k] : 0) - p[k] * p[m]);
+          H[rowD + m] += W * dP * dP;
+          H[rowD + Kmax + m] += W * dP * rP;
+          H[rowR + m] += W * rP * rP;
         }
       }
-      H[o] += tt - T * qT * qT;
-      H[o + 1] += tl - T * qT * qL;
-      H[o + nL + 1] += ll - T * qL * qL;
+      H[o] += tt - tm * qT * qT;
+      H[o + 1] += tl - tm * qT * qL;
+      H[o + nL + 1] += ll - tm * qL * qL;
       llmSecondOrder(nat, i, K, H, o);
     }
     if (b.gate && flags.fallback) gateBlock(nat, K, j, b.gate);
@@ -294,6 +332,9 @@ export function createSweeper(L: NominalLayout, flags: NominalFlags, cells: Cell
    * θρ_k: G_θ e_k; ℓℓ: α Σ e v; ℓδ_k: α e_k.
    */
   function llmSecondOrder(nat: Float64Array, i: number, K: number, H: Float64Array, o: number) {
+    const { v, e, w } = arrays;
+    const al = alpha;
+    const s = sCur;
     const ai = L.a + i * Kmax;
     let ea = 0;
     let ev = 0;
@@ -315,35 +356,42 @@ export function createSweeper(L: NominalLayout, flags: NominalFlags, cells: Cell
       gTheta = gam * fp;
       gTT = kap * kap * G * (1 - G) * (1 - 2 * G) * fp * fp + gam * f2;
     }
-    H[o] += -2 * sCur * gTheta * ea + ER * gTT;
+    H[o] += -2 * s * gTheta * ea + ER * gTT;
     if (flags.sharpness) {
-      H[o + 1] += alpha * ea - sCur * gTheta * ev;
-      H[o + nL + 1] += alpha * ev;
+      H[o + 1] += al * ea - s * gTheta * ev;
+      H[o + nL + 1] += al * ev;
     }
+    const position = flags.position;
+    const sharp = flags.sharpness;
+    const fallback = flags.fallback;
     for (let k = 0; k < K; k++) {
-      if (flags.position) {
-        H[o + 2 + k] += -sCur * gTheta * e[k];
-        if (flags.sharpness) H[o + nL + 2 + k] += alpha * e[k];
+      if (position) {
+        H[o + 2 + k] += -s * gTheta * e[k];
+        if (sharp) H[o + nL + 2 + k] += al * e[k];
       }
-      if (flags.fallback) H[o + 2 + Kmax + k] += gTheta * e[k];
+      if (fallback) H[o + 2 + Kmax + k] += gTheta * e[k];
     }
   }
 
   /** The gate's rows ∂z_k/∂w0 = r_k G(1 − G), ∂z_k/∂κ̄ = −r_k G(1 − G) f σ(κ̄). */
   function gateBlock(nat: Float64Array, K: number, j: number, H: Float64Array): void {
+    const { u, p } = arrays;
+    const gc = G;
+    const fc = f;
     const kappa = nat[L.kappa];
     // σ(κ̄) = 1 − e^{−κ} for κ = softplus(κ̄).
     const dk = -Math.expm1(-kappa);
-    const gg = G * (1 - G);
+    const gg = gc * (1 - gc);
+    const rj = L.rho + j * Kmax;
     let q0 = 0;
     let q1 = 0;
     let s00 = 0;
     let s01 = 0;
     let s11 = 0;
     for (let k = 0; k < K; k++) {
-      const r = (nat[L.rho + j * Kmax + k] - u[k]) * gg;
+      const r = (nat[rj + k] - u[k]) * gg;
       const r0 = r;
-      const r1 = -r * f * dk;
+      const r1 = -r * fc * dk;
       q0 += p[k] * r0;
       q1 += p[k] * r1;
       s00 += p[k] * r0 * r0;
@@ -352,71 +400,89 @@ export function createSweeper(L: NominalLayout, flags: NominalFlags, cells: Cell
     }
     // Second-order part ER·∂²G: G_w0w0 = G(1−G)(1−2G), G_w0κ̄ = −G(1−G)(1−2G) f σ(κ̄),
     // G_κ̄κ̄ = G(1−G)(1−2G) f² σ(κ̄)² − G(1−G) f σ(κ̄)(1 − σ(κ̄)).
-    const g3 = gg * (1 - 2 * G);
-    H[0] += T * (s00 - q0 * q0) + ER * g3;
-    H[1] += T * (s01 - q0 * q1) - ER * g3 * f * dk;
-    H[3] += T * (s11 - q1 * q1) + ER * (g3 * f * f * dk * dk - gg * f * dk * (1 - dk));
+    const g3 = gg * (1 - 2 * gc);
+    const tm = T;
+    H[0] += tm * (s00 - q0 * q0) + ER * g3;
+    H[1] += tm * (s01 - q0 * q1) - ER * g3 * fc * dk;
+    H[3] += tm * (s11 - q1 * q1) + ER * (g3 * fc * fc * dk * dk - gg * fc * dk * (1 - dk));
+  }
+
+  // The current sweep's arguments, read by `visit`. One `visit` for every
+  // sweep, not a closure per sweep: V8 then keeps its calls optimised from one
+  // sweep to the next (a new closure each sweep left later sweeps 40% slower).
+  let cur: {
+    nat: Float64Array;
+    na: Float64Array;
+    nc: Float64Array;
+    out: SweepOut;
+    itemAt: Int32Array | null;
+  } | null = null;
+
+  /** Cell q's cross-entropy, gradient and blocks into the current sweep's outputs. */
+  function visit(q: number): number {
+    const { nat, na, nc, out, itemAt } = cur!;
+    const { grad, itemCE, blocks } = out;
+    const ce = cell(nat, na, nc, q);
+    if (itemCE) itemCE[cellI[q]] += ce;
+    if (grad) gradient(nat, q, grad);
+    if (blocks?.item && itemAt) itemBlock(nat, q, blocks.item, itemAt[cellI[q]]);
+    if (blocks && (blocks.llm || blocks.gate)) llmBlock(nat, q, blocks);
+    return ce;
   }
 
   /** Every cell visited in order, each item's block handed on after its last cell (SweepBlocks.onItem). */
-  function streamItems(
-    visit: (q: number) => number,
-    onItem: (i: number, block: Float64Array) => void,
-    block: Float64Array,
-  ): number {
+  function streamItems(onItem: (i: number, block: Float64Array) => void, block: Float64Array) {
     let total = 0;
-    let cur = -1;
+    let item = -1;
     for (let q = 0; q < cells.n; q++) {
       const i = cellI[q];
-      if (i !== cur) {
-        if (i < cur) throw new Error('internal: streamed item blocks need item-major cells');
-        if (cur >= 0) onItem(cur, block);
+      if (i !== item) {
+        if (i < item) throw new Error('internal: streamed item blocks need item-major cells');
+        if (item >= 0) onItem(item, block);
         block.fill(0, 0, 4 * nOptions[i] * nOptions[i]);
-        cur = i;
+        item = i;
       }
       total += visit(q);
     }
-    if (cur >= 0) onItem(cur, block);
+    if (item >= 0) onItem(item, block);
     return total;
   }
 
+  // Streamed item blocks all start at offset 0.
+  const streamAt = new Int32Array(nOptions.length);
+
   return {
     sweep(nat: Float64Array, out: SweepOut, items?: { ids: ArrayLike<number>; index: CellIndex }) {
-      const na = nat.subarray(L.a);
-      const nc = nat.subarray(L.c);
       const { grad, itemCE, blocks } = out;
       if (grad) grad.fill(0);
       if (blocks?.llm) blocks.llm.fill(0);
       if (blocks?.gate) blocks.gate.fill(0);
       const onItem = items ? undefined : blocks?.onItem;
-      const visit = (q: number) => {
-        const ce = cell(nat, na, nc, q);
-        if (itemCE) itemCE[cellI[q]] += ce;
-        if (grad) gradient(nat, q, grad);
-        if (blocks?.item && (onItem || blocks.itemOff))
-          itemBlock(nat, q, blocks.item, onItem ? 0 : blocks.itemOff![cellI[q]]);
-        if (blocks && (blocks.llm || blocks.gate)) llmBlock(nat, q, blocks);
-        return ce;
-      };
-      let total = 0;
-      if (items) {
-        for (let b = 0; b < items.ids.length; b++) {
-          const i = items.ids[b];
-          if (itemCE) itemCE[i] = 0;
-          if (blocks?.item && blocks.itemOff)
-            blocks.item.fill(0, blocks.itemOff[i], blocks.itemOff[i + 1]);
-          for (let r = items.index.start[i]; r < items.index.start[i + 1]; r++)
-            total += visit(items.index.list[r]);
+      const itemAt = blocks?.item ? (onItem ? streamAt : (blocks.itemOff ?? null)) : null;
+      cur = { nat, na: nat.subarray(L.a), nc: nat.subarray(L.c), out, itemAt };
+      try {
+        let total = 0;
+        if (items) {
+          for (let b = 0; b < items.ids.length; b++) {
+            const i = items.ids[b];
+            if (itemCE) itemCE[i] = 0;
+            if (blocks?.item && blocks.itemOff)
+              blocks.item.fill(0, blocks.itemOff[i], blocks.itemOff[i + 1]);
+            for (let r = items.index.start[i]; r < items.index.start[i + 1]; r++)
+              total += visit(items.index.list[r]);
+          }
+          return total;
         }
+        if (itemCE) itemCE.fill(0);
+        if (blocks?.item) blocks.item.fill(0);
+        if (onItem) total = streamItems(onItem, blocks!.item!);
+        else for (let q = 0; q < cells.n; q++) total += visit(q);
+        if (blocks?.llm) symmetrise(blocks.llm, nL, cells.J);
+        if (blocks?.gate) blocks.gate[2] = blocks.gate[1];
         return total;
+      } finally {
+        cur = null;
       }
-      if (itemCE) itemCE.fill(0);
-      if (blocks?.item) blocks.item.fill(0);
-      if (onItem) total = streamItems(visit, onItem, blocks!.item!);
-      else for (let q = 0; q < cells.n; q++) total += visit(q);
-      if (blocks?.llm) symmetrise(blocks.llm, nL, cells.J);
-      if (blocks?.gate) blocks.gate[2] = blocks.gate[1];
-      return total;
     },
   };
 }
