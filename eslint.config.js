@@ -24,16 +24,11 @@ export default tseslint.config(
   // blank lines and comments included: split a longer one by idea. Left out:
   // tests (a describe block is a list of cases), and the numeric kernels, whose
   // inner loops are kept whole for speed: the engines' losses, gradients and
-  // shaders (src/core/engines), the DEFLATE decoder (src/core/data/zip.ts) and
-  // the fit's one-pass curvature sweep (src/core/fit/sweep.ts).
+  // shaders, and the one-pass curvature sweep (src/core/engines), and the
+  // DEFLATE decoder (src/core/data/zip.ts).
   {
     files: ['src/**/*.{ts,tsx}'],
-    ignores: [
-      'src/**/*.test.{ts,tsx}',
-      'src/core/engines/**',
-      'src/core/data/zip.ts',
-      'src/core/fit/sweep.ts',
-    ],
+    ignores: ['src/**/*.test.{ts,tsx}', 'src/core/engines/**', 'src/core/data/zip.ts'],
     rules: {
       'max-lines-per-function': [
         'error',
