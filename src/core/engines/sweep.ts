@@ -310,10 +310,13 @@ export function createSweeper(
         H[o + nL + rk] += cL * rP;
         const rowD = o + dk * nL + 2;
         const rowR = o + rk * nL + 2 + Kmax;
+        // The upper triangle only (`symmetrise` copies it onto the lower): (δ_k, δ_m)
+        // and (ρ_k, ρ_m) for m ≥ k, (δ_k, ρ_m) for every m.
         for (let m = 0; m < K; m++) {
           const W = tm * ((k === m ? p[k] : 0) - p[k] * p[m]);
-          H[rowD + m] += W * dP * dP;
           H[rowD + Kmax + m] += W * dP * rP;
+          if (m < k) continue;
+          H[rowD + m] += W * dP * dP;
           H[rowR + m] += W * rP * rP;
         }
       }
