@@ -40,6 +40,26 @@ describe('the prior-strength search on a share of the items (large data sets)', 
     expect(other).not.toEqual(ids);
   });
 
+  it("makes each fold's engine once for the grid, its extensions and the refined λ, and frees them all", async () => {
+    const settings = { ...DEFAULT_SETTINGS, model: 'llmnrm' as const };
+    let made = 0;
+    let freed = 0;
+    const counting = {
+      ...FUSED_HANDLE,
+      create: async (p: Parameters<typeof FUSED_HANDLE.create>[0]) => {
+        made++;
+        const e = await FUSED_HANDLE.create(p);
+        return { ...e, evaluate: e.evaluate.bind(e), dispose: () => (freed++, e.dispose()) };
+      },
+    };
+    const sel = await choosePriorStrength(data, settings, counting, { maxCells: 1200 });
+    // More than the grid's candidates were fitted on every fold (an extension or the refined λ).
+    expect(sel.trials.length).toBeGreaterThan(STRENGTH_GRID.length);
+    // One engine a fold (5 folds a draw), not one a fold and candidate run.
+    expect(made).toBe(5 * sel.folds!.draws);
+    expect(freed).toBe(made);
+  }, 120_000);
+
   it('says it searched a share, returns no warm start, and still picks the best candidate', async () => {
     const settings = { ...DEFAULT_SETTINGS, model: 'llmnrm' as const };
     const sel = await choosePriorStrength(data, settings, FUSED_HANDLE, { maxCells: 1200 });

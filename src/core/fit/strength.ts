@@ -1,7 +1,7 @@
 import { hideCells } from '../data/hide';
 import type { Dataset } from '../data/types';
 import { createFusedEngine } from '../engines/fused';
-import type { Problem } from '../engines/types';
+import type { Engine, Problem } from '../engines/types';
 import { cellFolds, contentHashes, contentShare, CV_FOLDS } from './cellFolds';
 import { countObserved } from '../model/cells';
 import { canonicalOrder, spreadShare } from './canonical';
@@ -151,13 +151,55 @@ export function foldProblem(data: Dataset, { folds, k }: FoldSpec, settings: Fit
   return { posed, held };
 }
 
-/** What the inner fits share: settings, engine, cancellation and progress. */
+/** What the inner fits share: settings, engine, cancellation, progress and the folds. */
 interface InnerContext {
   settings: FitSettings;
   override: PriorOverride;
   engine: EngineHandle;
   signal?: AbortSignal;
   onStep?: (s: OptimStep) => void;
+  /** Fold k's problem and engines (`foldSlots`). */
+  fold: (k: number) => Promise<FoldSlot>;
+}
+
+/**
+ * One fold's problem, an engine on its training cells and one on its held-out
+ * cells, and the priors the problem was posed with (`runFold` restores them).
+ */
+interface FoldSlot {
+  f: Fold;
+  eng: Engine;
+  heldEngine: Engine;
+  priors: Posed['P']['priors'];
+}
+
+/**
+ * Each fold's problem and engines, made on first use and kept for the whole
+ * search: the grid, its extensions and the refined λ all fit the same folds,
+ * and each used to pose them and start an engine (shard workers) again (20
+ * engines at the full shape, 4 s of its 20 s search). `dispose` frees them.
+ */
+function foldSlots(data: Dataset, folds: FoldSpec[], settings: FitSettings, engine: EngineHandle) {
+  const slots = new Map<number, Promise<FoldSlot>>();
+  const make = async (k: number): Promise<FoldSlot> => {
+    const f = foldProblem(data, folds[k], settings);
+    const eng = await engine.create(f.posed.problem);
+    return { f, eng, heldEngine: createFusedEngine(f.held), priors: f.posed.P.priors };
+  };
+  return {
+    get(k: number): Promise<FoldSlot> {
+      if (!slots.has(k)) slots.set(k, make(k));
+      return slots.get(k)!;
+    },
+    async dispose() {
+      for (const s of slots.values()) {
+        const slot = await s.catch(() => null);
+        slot?.eng.dispose();
+        slot?.heldEngine.dispose();
+      }
+      slots.clear();
+    },
+  };
 }
 
 /** One fold's inner fits at each λ: summed held-out cross-entropy and end points. */
@@ -174,50 +216,47 @@ interface FoldRun {
  * warm-up when it has none), and score the held-out cells' total cross-entropy.
  */
 async function runFold(
-  f: Fold,
+  { f, eng, heldEngine, priors }: FoldSlot,
   lambdas: readonly number[],
   starts: readonly (Float64Array | null)[],
   ctx: InnerContext,
 ): Promise<FoldRun> {
-  const { posed, held } = f;
+  const { posed } = f;
   const { settings } = ctx;
-  const eng = await ctx.engine.create(posed.problem);
-  const heldEngine = createFusedEngine(held);
   const out: FoldRun = { loss: [], x: [], converged: [], passes: 0 };
-  try {
-    const obj = makeObjective(posed, eng);
-    // Exact blocks from one sweep where they apply (the final fit's probed
-    // ones otherwise): the same λ to a grid step on the demos at a third of
-    // the passes (reading 4,632 → 1,326; docs/priors.md).
-    const curvature = curvatureFor(posed, obj.f, {
-      kind: settings.curvature ?? 'exact',
-      every: INNER_MAX_STEPS,
-      engine: eng,
+  // The priors as posed: the exact blocks' LLM part takes its prior curvature
+  // from them when made (exactBlocks.ts), so each fold's runs stay the same
+  // arithmetic as when every run posed its fold afresh.
+  posed.P.priors = priors;
+  const obj = makeObjective(posed, eng);
+  // Exact blocks from one sweep where they apply (the final fit's probed
+  // ones otherwise): the same λ to a grid step on the demos at a third of
+  // the passes (reading 4,632 → 1,326; docs/priors.md).
+  const curvature = curvatureFor(posed, obj.f, {
+    kind: settings.curvature ?? 'exact',
+    every: INNER_MAX_STEPS,
+    engine: eng,
+  });
+  let x = posed.x0;
+  for (let m = 0; m < lambdas.length; m++) {
+    posed.P.priors = specsAt(posed.P.groups, lambdas[m], ctx.override);
+    const cold = m === 0 && !starts[m];
+    const res = await fastFit(obj.f, starts[m] ?? x, {
+      settings: { ...settings, steps: Math.min(settings.steps, INNER_MAX_STEPS) },
+      warm: cold ? (settings.warmup ?? FAST_WARMUP) : 0,
+      precond: countPreconditioner(posed),
+      loose: true,
+      coarse: mixedPrecision(settings),
+      curvature,
+      signal: ctx.signal,
+      onStep: ctx.onStep,
     });
-    let x = posed.x0;
-    for (let m = 0; m < lambdas.length; m++) {
-      posed.P.priors = specsAt(posed.P.groups, lambdas[m], ctx.override);
-      const cold = m === 0 && !starts[m];
-      const res = await fastFit(obj.f, starts[m] ?? x, {
-        settings: { ...settings, steps: Math.min(settings.steps, INNER_MAX_STEPS) },
-        warm: cold ? (settings.warmup ?? FAST_WARMUP) : 0,
-        precond: countPreconditioner(posed),
-        loose: true,
-        coarse: mixedPrecision(settings),
-        curvature,
-        signal: ctx.signal,
-        onStep: ctx.onStep,
-      });
-      out.passes += res.passes;
-      x = res.x;
-      posed.P.toNatural(x, obj.nat);
-      out.loss.push(await heldEngine.evaluate(obj.nat, null));
-      out.x.push(Float64Array.from(x));
-      out.converged.push(res.converged);
-    }
-  } finally {
-    eng.dispose();
-    heldEngine.dispose();
+    out.passes += res.passes;
+    x = res.x;
+    posed.P.toNatural(x, obj.nat);
+    out.loss.push(await heldEngine.evaluate(obj.nat, null));
+    out.x.push(Float64Array.from(x));
+    out.converged.push(res.converged);
   }
   return out;
 }
@@ -314,15 +353,16 @@ export async function choosePriorStrength(
     );
   const folds = foldSpecs(data, settings.seed);
   const draws = folds.length / CV_FOLDS;
-  const ctx: InnerContext = { settings, override, engine, signal: o.signal, onStep: o.onStep };
-  const grid = await searchGrid(data, folds, ctx);
-  await extendGrid(grid, data, folds, ctx);
-  const lambda = refineStrength(grid.lambdas, grid.loss);
-  const onGrid = grid.lambdas.indexOf(lambda);
-  const last =
-    onGrid >= 0
-      ? null
-      : await oneMore(data, folds, lambda, grid.runs, nearest(grid.lambdas, lambda), ctx);
+  const slots = foldSlots(data, folds, settings, engine);
+  const ctx: InnerContext = {
+    settings,
+    override,
+    engine,
+    signal: o.signal,
+    onStep: o.onStep,
+    fold: (k) => slots.get(k),
+  };
+  const { grid, lambda, onGrid, last } = await searchAll(folds, ctx).finally(() => slots.dispose());
   const trials = [...grid.trials, ...(last ? [last.trial] : [])];
   const ends = last ? last.x : grid.runs.map((r) => r.x[onGrid]);
   const full = o.full ?? (kept ? null : pose(ds, settings));
@@ -370,16 +410,16 @@ interface Grid {
 }
 
 /** STRENGTH_GRID's candidates, run fold by fold; losses per cell summed over folds. */
-async function searchGrid(data: Dataset, folds: FoldSpec[], ctx: InnerContext): Promise<Grid> {
+async function searchGrid(folds: FoldSpec[], ctx: InnerContext): Promise<Grid> {
   const runs: FoldRun[] = [];
   let posed: Posed | null = null;
   const held: number[] = [];
   for (let k = 0; k < folds.length; k++) {
-    const f = foldProblem(data, folds[k], ctx.settings);
-    posed ??= f.posed;
-    held.push(f.held.cells.n);
+    const slot = await ctx.fold(k);
+    posed ??= slot.f.posed;
+    held.push(slot.f.held.cells.n);
     const starts = STRENGTH_GRID.map((_, m) => (k === 0 ? null : runs[k - 1].x[m]));
-    runs.push(await runFold(f, STRENGTH_GRID, starts, ctx));
+    runs.push(await runFold(slot, STRENGTH_GRID, starts, ctx));
   }
   const nHeld = held.reduce((s, n) => s + n, 0);
   const loss = STRENGTH_GRID.map((_, m) => runs.reduce((s, r) => s + r.loss[m], 0) / nHeld);
@@ -427,7 +467,7 @@ function withinLimits(lambda: number): number {
  * between 2 and 4 jumped from a vertex below 2.83 to the end, 4, as the
  * losses at 2 and 4 swapped order (reading demo, one seed in ten).
  */
-async function extendGrid(g: Grid, data: Dataset, folds: FoldSpec[], ctx: InnerContext) {
+async function extendGrid(g: Grid, folds: FoldSpec[], ctx: InnerContext) {
   for (;;) {
     let b = 0;
     g.loss.forEach((l, m) => (l < g.loss[b] ? (b = m) : 0));
@@ -437,7 +477,7 @@ async function extendGrid(g: Grid, data: Dataset, folds: FoldSpec[], ctx: InnerC
     if (lambda < STRENGTH_LIMITS[0] / 2 || lambda > STRENGTH_LIMITS[1] * 2) return;
     // The best point is already a neighbour beyond the range: no further.
     if (g.lambdas[b] < STRENGTH_LIMITS[0] || g.lambdas[b] > STRENGTH_LIMITS[1]) return;
-    const r = await oneMore(data, folds, lambda, g.runs, b, ctx);
+    const r = await oneMore(folds, lambda, g.runs, b, ctx);
     const at = low ? 0 : g.lambdas.length;
     g.lambdas.splice(at, 0, lambda);
     g.loss.splice(at, 0, r.trial.heldOutLoss);
@@ -461,7 +501,6 @@ function nearest(lambdas: readonly number[], lambda: number): number {
 
 /** Every fold once more at λ, each from its end point at candidate `from`. */
 async function oneMore(
-  data: Dataset,
   folds: FoldSpec[],
   lambda: number,
   runs: readonly FoldRun[],
@@ -476,18 +515,31 @@ async function oneMore(
   const x: Float64Array[] = [];
   const perFold: number[] = [];
   for (let k = 0; k < folds.length; k++) {
-    const f = foldProblem(data, folds[k], ctx.settings);
-    posed ??= f.posed;
-    const r = await runFold(f, [lambda], [runs[k].x[from]], ctx);
+    const slot = await ctx.fold(k);
+    posed ??= slot.f.posed;
+    const r = await runFold(slot, [lambda], [runs[k].x[from]], ctx);
     loss += r.loss[0];
     perFold.push(r.loss[0]);
-    nHeld += f.held.cells.n;
+    nHeld += slot.f.held.cells.n;
     passes += r.passes;
     converged &&= r.converged[0];
     x.push(r.x[0]);
   }
   const trial: StrengthTrial = { lambda, heldOutLoss: loss / nHeld, converged };
   return { trial, x, loss: perFold, passes, posed: posed! };
+}
+
+/** The grid, its extensions while the best is at an end, and the refined λ (fitted where off the grid). */
+async function searchAll(folds: FoldSpec[], ctx: InnerContext) {
+  const grid = await searchGrid(folds, ctx);
+  await extendGrid(grid, folds, ctx);
+  const lambda = refineStrength(grid.lambdas, grid.loss);
+  const onGrid = grid.lambdas.indexOf(lambda);
+  const last =
+    onGrid >= 0
+      ? null
+      : await oneMore(folds, lambda, grid.runs, nearest(grid.lambdas, lambda), ctx);
+  return { grid, lambda, onGrid, last };
 }
 
 /** fit.json's words for how λ was chosen. */
