@@ -72,7 +72,8 @@ function blockFiller(posed: NominalPosed, plan: BlockPlan, engine?: Engine) {
   const llm = new Float64Array(J * nL * nL);
   const gate = new Float64Array(4);
   const nat = new Float64Array(P.natSize);
-  const A = new Float64Array(widthOf(plan) ** 2);
+  const width = widthOf(plan);
+  const A = new Float64Array(width * width);
   const prec = (g: 'a' | 'c' | 'logS' | 'delta' | 'rho') => {
     const sp = P.priors[g];
     return sp ? 1 / (sp.sd * sp.sd) : 0;
@@ -124,7 +125,7 @@ function blockFiller(posed: NominalPosed, plan: BlockPlan, engine?: Engine) {
       }
       floorInverse(A, n, plan.nulls[b], data, off[b], 1);
     }
-    return { plan, data, off, passes: 1, width: widthOf(plan) };
+    return { plan, data, off, passes: 1, width };
   };
 }
 
