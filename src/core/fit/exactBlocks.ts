@@ -83,9 +83,11 @@ function blockFiller(posed: NominalPosed, plan: BlockPlan, engine?: Engine) {
   if (F.delta > F.sBar) llmMembers.push(1);
   if (F.rho > F.delta) for (let k = 0; k < Kmax; k++) llmMembers.push(2 + k);
   if (F.a > F.rho) for (let k = 0; k < Kmax; k++) llmMembers.push(2 + Kmax + k);
-  const llmPrec = llmMembers.map((m) =>
-    m === 0 ? 0 : m === 1 ? prec('logS') : m < 2 + Kmax ? prec('delta') : prec('rho'),
-  );
+  // The priors are read at each fill: the λ search moves them between fills.
+  const llmPrecAt = () =>
+    llmMembers.map((m) =>
+      m === 0 ? 0 : m === 1 ? prec('logS') : m < 2 + Kmax ? prec('delta') : prec('rho'),
+    );
   return async (x: Float64Array, into?: BlockInverse): Promise<BlockInverse> => {
     P.toNatural(x, nat);
     const B = plan.start.length - 1;
@@ -93,6 +95,7 @@ function blockFiller(posed: NominalPosed, plan: BlockPlan, engine?: Engine) {
     const data = into?.data ?? new Float64Array(off[B]);
     const size = (b: number) => plan.start[b + 1] - plan.start[b];
     const itemPrec = { a: prec('a'), c: prec('c') };
+    const llmPrec = llmPrecAt();
     const parts = await sweep(nat, itemPrec, data, off);
     // The items no part spans (no cells) have their prior's block alone.
     const noCells = (from: number, to: number) => {
