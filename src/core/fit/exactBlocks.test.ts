@@ -88,25 +88,4 @@ describe('exact curvature blocks swept in shard workers', () => {
     const hits = Array.from(lam).filter((v) => Math.abs(v - variance) <= 1e-10 * variance);
     expect(hits.length).toBeGreaterThanOrEqual(n / 2 - 1);
   });
-
-  it('reads the priors at each fill: moved after the curvature is made, its LLM blocks follow', async () => {
-    // The λ search makes one curvature per fold and moves λ between fits.
-    const posed = problem();
-    const x = Float64Array.from(posed.x0, (v, q) => v + 0.3 * Math.sin(q * 1.7));
-    const made = exactCurvature(posed, 100)!;
-    const before = (await made.probe(x, async () => {}, undefined)) as BlockInverse;
-    const atTwo = Array.from(before.data);
-    posed.P.priors = specsAt(posed.P.groups, 0.25, {});
-    const moved = (await made.probe(x, async () => {}, undefined)) as BlockInverse;
-    const fresh = (await exactCurvature(posed, 100)!.probe(
-      x,
-      async () => {},
-      undefined,
-    )) as BlockInverse;
-    expect(Array.from(moved.data)).toEqual(Array.from(fresh.data));
-    // And λ 0.25 against 2 changes the LLM blocks (their log s, δ and ρ priors).
-    const { I, J } = posed.problem.layout;
-    const llms = (d: ArrayLike<number>) => Array.from(d).slice(fresh.off[I], fresh.off[I + J]);
-    expect(llms(fresh.data)).not.toEqual(llms(atTwo));
-  });
 });

@@ -15,7 +15,7 @@ import { gateShutAt, scoringFolds, shutAt, startsHeldOut, twoStarts } from './br
 import { keptStart } from './startRule';
 import { buildFitJson } from './result';
 import { blockCurvature, PROBE_EVERY } from './blocks';
-import { exactCurvature } from './exactBlocks';
+import { exactCurvature, probedThenExact } from './exactBlocks';
 import { alternate, alternates } from './alternate';
 import { jackknifeLogStrength, STRENGTH_STEP, thetaSlope } from './strengthShare';
 import {
@@ -349,16 +349,13 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
           else track.step(at, obj.last.crossEntropy, canon.fromCanonical);
         },
         beforeLbfgs: opts.beforeLbfgs,
-        curvature: exact
-          ? exactCurvature(exact, first ? SHARE_REFILL_EVERY : PROBE_EVERY, cengine)
-          : blockCurvature(cposed, f, {
-              kind: settings.curvature,
-              onPass: (n, of) =>
-                track.phase(
-                  { ...track.last, passes: track.last.passes + n },
-                  `measuring the curvature (pass ${n} of ${of})`,
-                ),
-            }),
+        curvature: runCurvature(exact, path.warm, first ? SHARE_REFILL_EVERY : PROBE_EVERY, {
+          posed: cposed,
+          f,
+          settings,
+          track,
+          cengine,
+        }),
       });
       done.steps += r.steps;
       done.passes += r.passes;
@@ -403,6 +400,36 @@ async function runFast(ds: Dataset, args: RunArgs): Promise<Run> {
   res = { ...res, x: canon.fromCanonical(res.x) };
   const engine = await handle.create(posed.problem);
   return { res, engine, obj: makeObjective(posed, engine), mixed, selection };
+}
+
+/**
+ * A final-fit run's L-BFGS curvature (finalPath): exact blocks from the start
+ * where `exact` is given; else probed blocks, the first H0 only where exact
+ * blocks can take over (`warm`, probedThenExact). Exact blocks are refilled
+ * every `every` steps.
+ */
+function runCurvature(
+  exact: NominalPosed | null,
+  warm: NominalPosed | null,
+  every: number,
+  c: {
+    posed: Posed;
+    f: Parameters<typeof blockCurvature>[1];
+    settings: FitSettings;
+    track: Tracker;
+    cengine: Engine;
+  },
+) {
+  if (exact) return exactCurvature(exact, every, c.cengine);
+  const probed = blockCurvature(c.posed, c.f, {
+    kind: c.settings.curvature,
+    onPass: (n, of) =>
+      c.track.phase(
+        { ...c.track.last, passes: c.track.last.passes + n },
+        `measuring the curvature (pass ${n} of ${of})`,
+      ),
+  });
+  return probedThenExact(probed, warm, every, c.cengine);
 }
 
 /** θ of free vector x of `posed` (its LLMs' order). */
