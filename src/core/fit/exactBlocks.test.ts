@@ -4,7 +4,7 @@ import { specsAt } from '../model/hprior';
 import { simulateNominal } from '../model/simulate';
 import { createNodeParallelEngine } from '../../node/parallel';
 import type { BlockInverse } from './blockInverse';
-import { exactCurvature } from './exactBlocks';
+import { exactCurvature, probedThenExact } from './exactBlocks';
 import { pose, type NominalPosed } from './pose';
 
 /**
@@ -87,5 +87,31 @@ describe('exact curvature blocks swept in shard workers', () => {
     const variance = sd * sd;
     const hits = Array.from(lam).filter((v) => Math.abs(v - variance) <= 1e-10 * variance);
     expect(hits.length).toBeGreaterThanOrEqual(n / 2 - 1);
+  });
+
+  it('a cold run probes its first curvature, then fills exact blocks at its own interval', async () => {
+    const posed = problem();
+    const x = Float64Array.from(posed.x0, (v, q) => v + 0.3 * Math.sin(q * 1.7));
+    const marker = { passes: 23 } as unknown as BlockInverse;
+    let probes = 0;
+    const probed = {
+      every: 100,
+      probe: async () => {
+        probes++;
+        return marker;
+      },
+    };
+    const c = probedThenExact(probed, posed, 30)!;
+    expect(c.every).toBe(100);
+    expect(await c.probe(x, async () => {}, undefined)).toBe(marker);
+    const second = (await c.probe(x, async () => {}, undefined)) as BlockInverse;
+    expect(probes).toBe(1);
+    expect(c.every).toBe(30);
+    // The exact blocks' fill: one pass, the same bits as an exact curvature's.
+    expect(second.passes).toBe(1);
+    const exact = (await blocksAt(posed)).data;
+    expect(Array.from(second.data)).toEqual(Array.from(exact));
+    // Where exact blocks do not apply (or are not asked for) the probed curvature runs alone.
+    expect(probedThenExact(probed, null, 30)).toBe(probed);
   });
 });
